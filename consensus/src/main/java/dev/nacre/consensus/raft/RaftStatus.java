@@ -1,0 +1,14 @@
+package dev.nacre.consensus.raft;
+
+/**
+ * One member's view of its Raft group at a moment.
+ *
+ * @param selfId this member's id
+ * @param role LEADER, FOLLOWER, CANDIDATE, LISTENER or UNKNOWN (not running)
+ * @param leaderId the leader this member knows of, empty when none
+ * @param term current term
+ * @param commitIndex highest committed index known here
+ * @param appliedIndex highest index applied here
+ */
+public record RaftStatus(
+    String selfId, String role, String leaderId, long term, long commitIndex, long appliedIndex) {}

@@ -1,0 +1,79 @@
+package dev.nacre.naming.api;
+
+import dev.nacre.naming.model.Beat;
+import dev.nacre.naming.model.BeatResult;
+import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.model.InstancePatch;
+import dev.nacre.naming.model.Namespace;
+import dev.nacre.naming.model.ServiceInfo;
+import dev.nacre.naming.model.ServiceKey;
+import dev.nacre.naming.model.ServicePage;
+import dev.nacre.naming.model.ServiceView;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Everything the APIs (HTTP Open API, client gRPC) can do to the registry. Ephemeral instances
+ * change in memory; persistent instances, services and namespaces go through the replicated log
+ * and return once applied on this node.
+ *
+ * <p>Thread-safe; calls may block up to the configured CP write timeout. Every method validates
+ * its input and fails with {@link NamingException} (never {@code null} or {@code false}).
+ */
+public interface NamingOperations {
+
+  /** Registers or replaces an instance. Idempotent. CONFLICT if the same ip:port in the same
+   * cluster already exists with the other ephemeral flag. */
+  void registerInstance(Instance instance);
+
+  /** Removes an instance; removing an absent one succeeds (as in Nacos). */
+  void deregisterInstance(InstanceKey key, boolean ephemeral);
+
+  /** Replaces an existing instance's weight, enabled, healthy and metadata. NOT_FOUND if absent. */
+  void updateInstance(Instance instance);
+
+  /** Changes only the fields present in the patch. NOT_FOUND if absent. */
+  void patchInstance(InstanceKey key, boolean ephemeral, InstancePatch patch);
+
+  /** One instance; NOT_FOUND if absent. */
+  Instance getInstance(InstanceKey key);
+
+  /**
+   * The instances consumers should see: enabled only; healthy only when asked; all of them when
+   * the share of healthy instances is below the service's protection threshold.
+   *
+   * @param clusters empty for all clusters
+   * @param linearizable wait for the replicated log's read barrier first
+   */
+  ServiceView listInstances(
+      ServiceKey service, Set<String> clusters, boolean healthyOnly, boolean linearizable);
+
+  /** Refreshes an ephemeral instance's last beat; revives it if it was unhealthy. */
+  BeatResult beat(Beat beat);
+
+  void createService(ServiceInfo service);
+
+  void updateService(ServiceInfo service);
+
+  /** NOT_FOUND if absent; CONFLICT while it still has instances. */
+  void deleteService(ServiceKey service);
+
+  /** NOT_FOUND if absent (a service exists once created or once it has an instance). */
+  ServiceInfo getService(ServiceKey service);
+
+  /** Instances of a service, every cluster, enabled or not (for the detail view). */
+  List<Instance> allInstances(ServiceKey service);
+
+  /** Services of one group in one namespace, sorted by name; pageNo counts from 1. */
+  ServicePage listServices(String namespaceId, String group, int pageNo, int pageSize);
+
+  List<Namespace> listNamespaces();
+
+  void createNamespace(Namespace namespace);
+
+  void updateNamespace(Namespace namespace);
+
+  /** {@code public} cannot be deleted. */
+  void deleteNamespace(String namespaceId);
+}
