@@ -1,0 +1,63 @@
+package dev.nacre.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(60)
+class RocksStoreTest {
+  @TempDir Path tmp;
+
+  private static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static Map<String, String> contents(RocksStore store, String family) {
+    Map<String, String> out = new TreeMap<>();
+    store.forEach(family, (k, v) -> out.put(new String(k, StandardCharsets.UTF_8), new String(v, StandardCharsets.UTF_8)));
+    return out;
+  }
+
+  @Test
+  void commitIsDurableAcrossReopenWithAppliedIndex() {
+    Path dir = tmp.resolve("db");
+    try (RocksStore store = RocksStore.open(dir, List.of("a", "b"))) {
+      assertThat(store.appliedIndex()).isZero();
+      store.commit(new Batch().put("a", b("k1"), b("v1")).put("b", b("k2"), b("v2")), 7, 2);
+      store.commit(new Batch().delete("a", b("k1")).put("a", b("k3"), b("v3")), 8, 2);
+    }
+    try (RocksStore store = RocksStore.open(dir, List.of("a", "b"))) {
+      assertThat(store.appliedIndex()).isEqualTo(8);
+      assertThat(store.appliedTerm()).isEqualTo(2);
+      assertThat(contents(store, "a")).containsExactly(Map.entry("k3", "v3"));
+      assertThat(store.get("b", b("k2"))).hasValueSatisfying(v -> assertThat(new String(v, StandardCharsets.UTF_8)).isEqualTo("v2"));
+      assertThat(store.get("b", b("missing"))).isEmpty();
+    }
+  }
+
+  @Test
+  void checkpointCanReplaceAnotherStore() {
+    try (RocksStore source = RocksStore.open(tmp.resolve("src"), List.of("a"));
+        RocksStore target = RocksStore.open(tmp.resolve("dst"), List.of("a"))) {
+      source.commit(new Batch().put("a", b("x"), b("1")), 5, 1);
+      target.commit(new Batch().put("a", b("stale"), b("0")), 2, 1);
+      Path cp = tmp.resolve("cp");
+      source.checkpoint(cp);
+      source.commit(new Batch().put("a", b("after"), b("2")), 6, 1);
+
+      target.replaceWith(cp);
+
+      assertThat(target.appliedIndex()).isEqualTo(5);
+      assertThat(contents(target, "a")).containsExactly(Map.entry("x", "1"));
+      target.commit(new Batch().put("a", b("y"), b("3")), 6, 1);
+      assertThat(contents(target, "a")).containsOnlyKeys("x", "y");
+    }
+  }
+}
