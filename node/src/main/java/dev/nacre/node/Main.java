@@ -1,0 +1,78 @@
+package dev.nacre.node;
+
+import dev.nacre.node.config.NodeConfig;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code java -jar nacre-node.jar}: runs one node until it is stopped. */
+@Command(
+    name = "nacre",
+    mixinStandardHelpOptions = true,
+    version = "Nacre 0.1.0",
+    description = "Runs one Nacre node: the Nacos naming Open API on HTTP, persistent data in Raft and RocksDB.")
+public final class Main implements Callable<Integer> {
+
+  @Option(names = "--config", description = "Properties file with nacre.* settings.")
+  Path config;
+
+  @Option(names = "--port", description = "Main (HTTP) port P; Raft uses P-1000. Default 8848.")
+  Integer port;
+
+  @Option(names = "--bind", description = "Address to listen on. Default 127.0.0.1.")
+  String bind;
+
+  @Option(names = "--host", description = "Address other members and clients reach this node at. Default: the bind address, or 127.0.0.1 when binding all interfaces.")
+  String host;
+
+  @Option(names = "--data-dir", description = "Folder for RocksDB and the Raft log. Default ./data.")
+  Path dataDir;
+
+  @Option(names = "-D", paramLabel = "key=value", description = "Any nacre.* setting, e.g. -Dnacre.cp.timeout-ms=5000.")
+  java.util.Map<String, String> settings = new java.util.HashMap<>();
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new Main()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Properties props = new Properties();
+    if (config != null) {
+      try (Reader reader = Files.newBufferedReader(config)) {
+        props.load(reader);
+      } catch (IOException e) {
+        throw new IllegalArgumentException("cannot read --config " + config + ": " + e.getMessage(), e);
+      }
+    }
+    props.putAll(settings);
+    if (port != null) {
+      props.setProperty(NodeConfig.PORT, port.toString());
+    }
+    if (bind != null) {
+      props.setProperty(NodeConfig.BIND, bind);
+    }
+    if (host != null) {
+      props.setProperty(NodeConfig.HOST, host);
+    }
+    if (dataDir != null) {
+      props.setProperty(NodeConfig.DATA_DIR, dataDir.toString());
+    }
+    NodeConfig nodeConfig = NodeConfig.from(props);
+    Node node = Node.start(nodeConfig);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      node.close();
+      stopped.countDown();
+    }, "nacre-shutdown"));
+    stopped.await();
+    return 0;
+  }
+}

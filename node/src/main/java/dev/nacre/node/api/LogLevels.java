@@ -1,0 +1,39 @@
+package dev.nacre.node.api;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import java.util.Map;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Changes log levels at run time. Accepts Nacos' log names (naming-server, naming-raft, ...) and
+ * plain logger names.
+ */
+final class LogLevels {
+  private static final Map<String, String> NACOS_NAMES = Map.of(
+      "naming-server", "dev.nacre.naming",
+      "naming-push", "dev.nacre.naming.push",
+      "naming-raft", "dev.nacre.consensus.raft",
+      "naming-distro", "dev.nacre.consensus.distro",
+      "naming-event", "dev.nacre.naming",
+      "naming-performance", "dev.nacre.node",
+      "naming-rt", "dev.nacre.node.http",
+      "nacos-cluster", "dev.nacre.node.cluster",
+      "root", org.slf4j.Logger.ROOT_LOGGER_NAME);
+
+  private LogLevels() {}
+
+  /** Returns the logger name that changed. */
+  static String set(String logName, String levelName) {
+    Level level = Level.toLevel(levelName, null);
+    if (level == null) {
+      throw new IllegalArgumentException("Param 'logLevel' must be one of TRACE, DEBUG, INFO, WARN, ERROR, OFF; got '" + levelName + "'");
+    }
+    String loggerName = NACOS_NAMES.getOrDefault(logName, logName);
+    if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
+      throw new IllegalStateException("logging is not backed by logback; cannot change levels at run time");
+    }
+    context.getLogger(loggerName).setLevel(level);
+    return loggerName;
+  }
+}

@@ -1,0 +1,15 @@
+package dev.nacre.node.api;
+
+/**
+ * One cluster member as the status APIs show it.
+ *
+ * @param state UP, SUSPICIOUS or DOWN
+ * @param raftRole LEADER, FOLLOWER, CANDIDATE or UNKNOWN
+ * @param raftLeader address of the Raft leader this member knows, empty if none
+ */
+public record MemberView(
+    String ip, int port, String state, String raftRole, String raftLeader, long raftTerm, int raftPort) {
+  public String address() {
+    return ip + ":" + port;
+  }
+}

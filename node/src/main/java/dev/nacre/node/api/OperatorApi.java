@@ -1,0 +1,109 @@
+package dev.nacre.node.api;
+
+import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.naming.model.Namespace;
+import dev.nacre.naming.model.ServicePage;
+import dev.nacre.node.http.ApiRequest;
+import dev.nacre.node.http.ApiResponse;
+import dev.nacre.node.http.Router;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** {@code /nacos/v1/ns/operator/*} and {@code /nacos/v1/core/cluster/nodes}. */
+public final class OperatorApi {
+  private static final Logger log = LoggerFactory.getLogger(OperatorApi.class);
+  static final String BASE = "/nacos/v1/ns/operator";
+  static final String VERSION = "2.5.1-nacre";
+
+  private final NamingOperations naming;
+  private final ClusterStatus cluster;
+  private final Json json;
+  private final Map<String, Object> switches;
+
+  /** @param switches the effective settings, shown as Nacos' switch domain */
+  public OperatorApi(NamingOperations naming, ClusterStatus cluster, Json json, Map<String, Object> switches) {
+    this.naming = naming;
+    this.cluster = cluster;
+    this.json = json;
+    this.switches = Map.copyOf(switches);
+  }
+
+  public void register(Router router) {
+    router
+        .add("GET", BASE + "/switches", r -> json.response(switches))
+        .add("GET", BASE + "/metrics", this::metrics)
+        .add("GET", BASE + "/servers", this::servers)
+        .add("PUT", BASE + "/log", this::logLevel)
+        .add("GET", "/nacos/v1/core/cluster/nodes", this::nodes);
+  }
+
+  private ApiResponse metrics(ApiRequest r) {
+    int services = 0;
+    int instances = 0;
+    for (Namespace ns : naming.listNamespaces()) {
+      for (String group : groupsOf(ns)) {
+        ServicePage page = naming.listServices(ns.id(), group, 1, Integer.MAX_VALUE);
+        services += page.count();
+        for (String name : page.names()) {
+          instances += naming.allInstances(new dev.nacre.naming.model.ServiceKey(ns.id(), group, name)).size();
+        }
+      }
+    }
+    Runtime rt = Runtime.getRuntime();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("status", "UP");
+    m.put("serviceCount", services);
+    m.put("instanceCount", instances);
+    m.put("subscribeCount", 0);
+    m.put("responsibleInstanceCount", instances);
+    m.put("clientCount", 0);
+    m.put("cpu", 0.0);
+    m.put("load", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    m.put("mem", 1.0 - (double) rt.freeMemory() / rt.totalMemory());
+    return json.response(m);
+  }
+
+  // Groups are not enumerable through NamingOperations yet; count the default group.
+  private static List<String> groupsOf(Namespace ns) {
+    return List.of(dev.nacre.naming.model.ServiceKey.DEFAULT_GROUP);
+  }
+
+  private ApiResponse servers(ApiRequest r) {
+    List<Map<String, Object>> servers = cluster.members().stream().map(this::memberJson).toList();
+    return json.response(Map.of("servers", servers));
+  }
+
+  private ApiResponse nodes(ApiRequest r) {
+    return json.response(Result.ok(cluster.members().stream().map(this::memberJson).toList()));
+  }
+
+  private Map<String, Object> memberJson(MemberView m) {
+    Map<String, Object> raft = new LinkedHashMap<>();
+    raft.put("role", m.raftRole());
+    raft.put("leader", m.raftLeader());
+    raft.put("term", m.raftTerm());
+    Map<String, Object> extend = new LinkedHashMap<>();
+    extend.put("raftPort", String.valueOf(m.raftPort()));
+    extend.put("raftMetaData", raft);
+    extend.put("version", VERSION);
+    extend.put("readyToUpgrade", true);
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("ip", m.ip());
+    out.put("port", m.port());
+    out.put("state", m.state());
+    out.put("extendInfo", extend);
+    out.put("address", m.address());
+    out.put("failAccessCnt", 0);
+    return out;
+  }
+
+  private ApiResponse logLevel(ApiRequest r) {
+    String logName = r.required("logName");
+    String loggerName = LogLevels.set(logName, r.required("logLevel"));
+    log.info("log level of {} ({}) set to {}", logName, loggerName, r.required("logLevel"));
+    return ApiResponse.ok();
+  }
+}

@@ -1,0 +1,130 @@
+package dev.nacre.node.api;
+
+import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.ServiceInfo;
+import dev.nacre.naming.model.ServiceKey;
+import dev.nacre.naming.model.ServicePage;
+import dev.nacre.node.http.ApiRequest;
+import dev.nacre.node.http.ApiResponse;
+import dev.nacre.node.http.HttpError;
+import dev.nacre.node.http.Router;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/** {@code /nacos/v1/ns/service}: create, delete, update, detail, list. */
+public final class ServiceApi {
+  static final String BASE = "/nacos/v1/ns/service";
+  static final int MAX_PAGE_SIZE = 10_000;
+
+  private final NamingOperations naming;
+  private final Json json;
+  private final RequestReader reader;
+
+  public ServiceApi(NamingOperations naming, Json json) {
+    this.naming = naming;
+    this.json = json;
+    this.reader = new RequestReader(json);
+  }
+
+  public void register(Router router) {
+    router
+        .add("POST", BASE, this::create)
+        .add("DELETE", BASE, this::delete)
+        .add("PUT", BASE, this::update)
+        .add("GET", BASE, this::detail)
+        .add("GET", BASE + "/list", this::list);
+  }
+
+  private ApiResponse create(ApiRequest r) {
+    ServiceKey key = reader.service(r);
+    naming.createService(new ServiceInfo(
+        key,
+        threshold(r).orElse(0f),
+        reader.metadata(r),
+        selector(r).orElse(ServiceInfo.NO_SELECTOR)));
+    return ApiResponse.ok();
+  }
+
+  private ApiResponse update(ApiRequest r) {
+    ServiceKey key = reader.service(r);
+    ServiceInfo current = naming.getService(key);
+    naming.updateService(new ServiceInfo(
+        key,
+        threshold(r).orElse(current.protectThreshold()),
+        r.has("metadata") ? reader.metadata(r) : current.metadata(),
+        selector(r).orElse(current.selector())));
+    return ApiResponse.ok();
+  }
+
+  private ApiResponse delete(ApiRequest r) {
+    naming.deleteService(reader.service(r));
+    return ApiResponse.ok();
+  }
+
+  private ApiResponse detail(ApiRequest r) {
+    ServiceKey key = reader.service(r);
+    ServiceInfo info = naming.getService(key);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("namespaceId", key.namespaceId());
+    m.put("groupName", key.group());
+    m.put("name", key.name());
+    m.put("protectThreshold", info.protectThreshold());
+    m.put("metadata", info.metadata());
+    m.put("selector", json.tree("selector", info.selector()));
+    TreeSet<String> clusters = new TreeSet<>();
+    for (Instance i : naming.allInstances(key)) {
+      clusters.add(i.key().cluster());
+    }
+    List<Map<String, Object>> clusterViews = clusters.stream().map(c -> {
+      Map<String, Object> cm = new LinkedHashMap<>();
+      cm.put("name", c);
+      cm.put("healthChecker", Map.of("type", "TCP"));
+      cm.put("metadata", Map.of());
+      return cm;
+    }).toList();
+    m.put("clusters", clusterViews);
+    return json.response(m);
+  }
+
+  private ApiResponse list(ApiRequest r) {
+    int pageNo = r.intParam("pageNo").orElse(1);
+    int pageSize = r.intParam("pageSize").orElse(10);
+    if (pageNo < 1) {
+      throw HttpError.badRequest("Param 'pageNo' must be 1 or more, got " + pageNo + ".");
+    }
+    if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+      throw HttpError.badRequest("Param 'pageSize' must be within 1.." + MAX_PAGE_SIZE + ", got " + pageSize + ".");
+    }
+    ServicePage page = naming.listServices(
+        r.param("namespaceId", ServiceKey.DEFAULT_NAMESPACE),
+        r.param("groupName", ServiceKey.DEFAULT_GROUP),
+        pageNo,
+        pageSize);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("count", page.count());
+    m.put("doms", page.names());
+    return json.response(m);
+  }
+
+  private static java.util.Optional<Float> threshold(ApiRequest r) {
+    return r.floatParam("protectThreshold").map(t -> {
+      if (t.isNaN() || t < 0f || t > 1f) {
+        throw HttpError.badRequest("Param 'protectThreshold' must be within 0..1, got " + t + ".");
+      }
+      return t;
+    });
+  }
+
+  private java.util.Optional<String> selector(ApiRequest r) {
+    return r.param("selector").map(s -> {
+      var node = json.tree("selector", s);
+      if (!node.isObject() || !node.hasNonNull("type")) {
+        throw HttpError.badRequest("Param 'selector' must be a JSON object with a 'type', e.g. {\"type\":\"none\"}.");
+      }
+      return node.toString();
+    });
+  }
+}

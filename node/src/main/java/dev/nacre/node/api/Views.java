@@ -1,0 +1,65 @@
+package dev.nacre.node.api;
+
+import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.ServiceView;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Model values as the Nacos v1 Open API writes them (field names and order as Nacos). */
+final class Views {
+  /** How long a consumer may cache a list, as Nacos' default switch says. */
+  static final long CACHE_MILLIS = 10_000;
+
+  private Views() {}
+
+  static Map<String, Object> host(Instance i) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("instanceId", i.key().instanceId());
+    m.put("ip", i.key().ip());
+    m.put("port", i.key().port());
+    m.put("weight", i.weight());
+    m.put("healthy", i.healthy());
+    m.put("enabled", i.enabled());
+    m.put("ephemeral", i.ephemeral());
+    m.put("clusterName", i.key().cluster());
+    m.put("serviceName", i.key().service().groupedName());
+    m.put("metadata", i.metadata());
+    m.put("instanceHeartBeatInterval", i.heartBeatIntervalMillis());
+    m.put("instanceHeartBeatTimeOut", i.heartBeatTimeoutMillis());
+    m.put("ipDeleteTimeout", i.ipDeleteTimeoutMillis());
+    m.put("instanceIdGenerator", "simple");
+    return m;
+  }
+
+  static Map<String, Object> instanceDetail(Instance i) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("service", i.key().service().groupedName());
+    m.put("ip", i.key().ip());
+    m.put("port", i.key().port());
+    m.put("clusterName", i.key().cluster());
+    m.put("weight", i.weight());
+    m.put("healthy", i.healthy());
+    m.put("enabled", i.enabled());
+    m.put("ephemeral", i.ephemeral());
+    m.put("instanceId", i.key().instanceId());
+    m.put("metadata", i.metadata());
+    return m;
+  }
+
+  static Map<String, Object> serviceList(ServiceView v) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("name", v.service().groupedName());
+    m.put("groupName", v.service().group());
+    m.put("clusters", v.clusters());
+    m.put("cacheMillis", CACHE_MILLIS);
+    List<Map<String, Object>> hosts = v.hosts().stream().map(Views::host).toList();
+    m.put("hosts", hosts);
+    m.put("lastRefTime", v.lastRefTime());
+    m.put("checksum", v.checksum());
+    m.put("allIPs", false);
+    m.put("reachProtectionThreshold", v.reachProtectionThreshold());
+    m.put("valid", true);
+    return m;
+  }
+}

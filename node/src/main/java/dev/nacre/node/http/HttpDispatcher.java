@@ -1,0 +1,139 @@
+package dev.nacre.node.http;
+
+import dev.nacre.naming.api.NamingException;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler.Sharable;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns a decoded request into an {@link ApiRequest}, runs its handler off the event loop (handlers
+ * may wait for a Raft commit) and writes the answer. Every failure becomes a status with a
+ * message; nothing a client sends can kill the connection handler or the node.
+ */
+@Sharable
+final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
+  private static final Logger log = LoggerFactory.getLogger(HttpDispatcher.class);
+
+  private final Router router;
+  private final ExecutorService workers;
+
+  HttpDispatcher(Router router, ExecutorService workers) {
+    this.router = router;
+    this.workers = workers;
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+    boolean keepAlive = HttpUtil.isKeepAlive(request);
+    if (!request.decoderResult().isSuccess()) {
+      write(ctx, ApiResponse.error(400, "malformed HTTP request: " + request.decoderResult().cause()), false);
+      return;
+    }
+    ApiRequest apiRequest;
+    Router.Handler handler;
+    try {
+      apiRequest = toApiRequest(request);
+      handler = router.find(apiRequest.method(), apiRequest.path());
+    } catch (RuntimeException e) {
+      write(ctx, toResponse(e), keepAlive);
+      return;
+    }
+    try {
+      workers.execute(() -> write(ctx, run(handler, apiRequest), keepAlive));
+    } catch (RejectedExecutionException e) {
+      write(ctx, ApiResponse.error(503, "server is overloaded or shutting down; retry later"), false);
+    }
+  }
+
+  private static ApiResponse run(Router.Handler handler, ApiRequest request) {
+    try {
+      return handler.handle(request);
+    } catch (Exception e) {
+      ApiResponse response = toResponse(e);
+      if (response.status() >= 500) {
+        log.warn("{} {} failed: {}", request.method(), request.path(), e.toString(), e);
+      } else {
+        log.debug("{} {} refused: {}", request.method(), request.path(), e.getMessage());
+      }
+      return response;
+    }
+  }
+
+  static ApiResponse toResponse(Throwable e) {
+    if (e instanceof HttpError h) {
+      return ApiResponse.error(h.status(), h.getMessage());
+    }
+    if (e instanceof NamingException n) {
+      int status = switch (n.kind()) {
+        case INVALID, CONFLICT -> 400;
+        case NOT_FOUND -> 404;
+        case UNAVAILABLE -> 503;
+      };
+      return ApiResponse.error(status, n.getMessage());
+    }
+    if (e instanceof IllegalArgumentException) {
+      return ApiResponse.error(400, e.getMessage());
+    }
+    return ApiResponse.error(500, "internal error (" + e + "); see the node log");
+  }
+
+  private static ApiRequest toApiRequest(FullHttpRequest request) {
+    QueryStringDecoder uri;
+    Map<String, List<String>> params = new LinkedHashMap<>();
+    String body = request.content().toString(StandardCharsets.UTF_8);
+    try {
+      uri = new QueryStringDecoder(request.uri(), StandardCharsets.UTF_8);
+      params.putAll(uri.parameters());
+      String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE, "");
+      if (contentType.startsWith(HttpHeaderValues.APPLICATION_X_WWW_FORM_URLENCODED.toString())
+          && !body.isEmpty()) {
+        new QueryStringDecoder(body, StandardCharsets.UTF_8, false)
+            .parameters()
+            .forEach((k, v) -> params.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
+      }
+    } catch (IllegalArgumentException e) {
+      throw HttpError.badRequest("malformed URL or form encoding: " + e.getMessage());
+    }
+    return new ApiRequest(request.method().name(), uri.path(), params, body);
+  }
+
+  private static void write(ChannelHandlerContext ctx, ApiResponse response, boolean keepAlive) {
+    FullHttpResponse http = new DefaultFullHttpResponse(
+        HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(response.status()), Unpooled.wrappedBuffer(response.body()));
+    http.headers().set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
+    HttpUtil.setContentLength(http, response.body().length);
+    if (keepAlive) {
+      http.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+      ctx.writeAndFlush(http);
+    } else {
+      http.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+      ctx.writeAndFlush(http).addListener(ChannelFutureListener.CLOSE);
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    log.debug("closing HTTP connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
+    ctx.close();
+  }
+}

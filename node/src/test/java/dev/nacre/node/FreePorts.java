@@ -1,0 +1,31 @@
+package dev.nacre.node;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+
+/** Finds a main port P on loopback whose derived ports (P-1000, P+1000, P+1001) are free too. */
+final class FreePorts {
+  private FreePorts() {}
+
+  static int mainPort() {
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int p = 20_000 + (int) (Math.random() * 30_000);
+      if (free(p) && free(p - 1000) && free(p + 1000) && free(p + 1001)) {
+        return p;
+      }
+    }
+    throw new IllegalStateException("no free port range found on 127.0.0.1");
+  }
+
+  private static boolean free(int port) {
+    try (ServerSocket s = new ServerSocket()) {
+      s.setReuseAddress(false);
+      s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}

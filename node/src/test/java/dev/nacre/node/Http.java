@@ -1,0 +1,76 @@
+package dev.nacre.node;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** A tiny HTTP client for tests against a node on loopback. */
+final class Http {
+  record Response(int status, String body) {}
+
+  private final HttpClient client =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final String base;
+
+  Http(String base) {
+    this.base = base;
+  }
+
+  static String query(Map<String, String> params) {
+    return params.entrySet().stream()
+        .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+        .collect(Collectors.joining("&"));
+  }
+
+  Response get(String path, Map<String, String> params) {
+    return send("GET", path + (params.isEmpty() ? "" : "?" + query(params)), null);
+  }
+
+  Response post(String path, Map<String, String> params) {
+    return send("POST", path + "?" + query(params), null);
+  }
+
+  Response put(String path, Map<String, String> params) {
+    return send("PUT", path + "?" + query(params), null);
+  }
+
+  Response patch(String path, Map<String, String> params) {
+    return send("PATCH", path + "?" + query(params), null);
+  }
+
+  Response delete(String path, Map<String, String> params) {
+    return send("DELETE", path + "?" + query(params), null);
+  }
+
+  /** POST with a form body instead of a query string, as Nacos' Java client sends it. */
+  Response postForm(String path, Map<String, String> params) {
+    return send("POST", path, query(params));
+  }
+
+  Response send(String method, String pathAndQuery, String formBody) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + pathAndQuery)).timeout(Duration.ofSeconds(15));
+    if (formBody != null) {
+      b.header("Content-Type", "application/x-www-form-urlencoded");
+      b.method(method, HttpRequest.BodyPublishers.ofString(formBody));
+    } else {
+      b.method(method, HttpRequest.BodyPublishers.noBody());
+    }
+    try {
+      HttpResponse<String> r = client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      return new Response(r.statusCode(), r.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
