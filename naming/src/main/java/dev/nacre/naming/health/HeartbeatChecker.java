@@ -4,6 +4,7 @@ import dev.nacre.naming.NamingConfig;
 import dev.nacre.naming.ephemeral.EphemeralRecord;
 import dev.nacre.naming.ephemeral.EphemeralStore;
 import java.time.Clock;
+import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +27,11 @@ public final class HeartbeatChecker {
     this.store = store;
     this.config = config;
     this.clock = clock;
+  }
+
+  /** Runs {@link #checkOnce()} every scan period on {@code scheduler} until the task is closed. */
+  public PeriodicTask start(ScheduledExecutorService scheduler) {
+    return PeriodicTask.start(scheduler, config.heartbeatScanPeriod(), "heartbeat-check", this::checkOnce);
   }
 
   /** Scans every owned instance once. */
