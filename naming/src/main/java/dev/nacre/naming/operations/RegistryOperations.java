@@ -152,6 +152,7 @@ public final class RegistryOperations implements NamingOperations {
 
   @Override
   public void createService(ServiceInfo service) {
+    service = withSelector(service);
     validator.serviceInfo(service);
     if (index.service(service.key()).isPresent()) {
       throw serviceExists(service.key());
@@ -163,6 +164,7 @@ public final class RegistryOperations implements NamingOperations {
 
   @Override
   public void updateService(ServiceInfo service) {
+    service = withSelector(service);
     validator.serviceInfo(service);
     existingService(service.key());
     cp.write(
@@ -234,6 +236,7 @@ public final class RegistryOperations implements NamingOperations {
 
   @Override
   public void createNamespace(Namespace namespace) {
+    namespace = withDescription(namespace);
     validator.namespace(namespace);
     if (Namespace.PUBLIC.id().equals(namespace.id()) || index.namespace(namespace.id()).isPresent()) {
       throw new NamingException(
@@ -246,6 +249,7 @@ public final class RegistryOperations implements NamingOperations {
 
   @Override
   public void updateNamespace(Namespace namespace) {
+    namespace = withDescription(namespace);
     validator.namespace(namespace);
     if (Namespace.PUBLIC.id().equals(namespace.id())) {
       throw NamingException.invalid("namespace public is built in and cannot be changed");
@@ -283,6 +287,17 @@ public final class RegistryOperations implements NamingOperations {
     validator.serviceKey(service);
     validator.clusterName(clusterName);
     return existingService(service).cluster(clusterName);
+  }
+
+  // The APIs leave optional fields out; store Nacos' defaults rather than nulls.
+  private static ServiceInfo withSelector(ServiceInfo s) {
+    return s.selector() == null || s.selector().isBlank()
+        ? new ServiceInfo(s.key(), s.protectThreshold(), s.metadata(), ServiceInfo.NO_SELECTOR)
+        : s;
+  }
+
+  private static Namespace withDescription(Namespace ns) {
+    return ns.description() == null ? new Namespace(ns.id(), ns.name(), "") : ns;
   }
 
   private Instance existing(InstanceKey key, boolean ephemeralKind) {

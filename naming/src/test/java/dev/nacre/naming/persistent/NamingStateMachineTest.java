@@ -101,9 +101,8 @@ class NamingStateMachineTest {
       assertThat(index.service(SERVICE).orElseThrow().instances()).hasSize(1);
     }
     RegistryIndex reloaded = new RegistryIndex();
-    try (NamingStateMachine sm = NamingStateMachine.open(dir.resolve("db"), reloaded)) {
-      assertThat(reloaded.service(SERVICE).orElseThrow().instances()).hasSize(1);
-    }
+    NamingStateMachine.open(dir.resolve("db"), reloaded).close();
+    assertThat(reloaded.service(SERVICE).orElseThrow().instances()).hasSize(1);
   }
 
   @Test
