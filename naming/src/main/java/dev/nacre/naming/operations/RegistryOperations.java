@@ -20,12 +20,9 @@ import dev.nacre.naming.model.ServicePage;
 import dev.nacre.naming.model.ServiceView;
 import dev.nacre.naming.persistent.Records;
 import dev.nacre.naming.registry.RegistryIndex;
-import dev.nacre.naming.registry.ServiceSnapshot;
 import dev.nacre.naming.validate.NamingValidator;
 import dev.nacre.proto.naming.NamingOperation;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -50,6 +47,7 @@ public final class RegistryOperations implements NamingOperations {
   private final EphemeralStore ephemeral;
   private final CpWriter cp;
   private final NamingValidator validator;
+  private final CatalogOperations catalog;
 
   public RegistryOperations(
       NamingConfig config, Clock clock, ReplicatedLog log, RegistryIndex index, EphemeralStore ephemeral) {
@@ -59,6 +57,7 @@ public final class RegistryOperations implements NamingOperations {
     this.ephemeral = ephemeral;
     this.cp = new CpWriter(log, config.cpWriteTimeout());
     this.validator = new NamingValidator(config);
+    this.catalog = new CatalogOperations(index, cp, validator);
   }
 
   @Override
@@ -151,153 +150,64 @@ public final class RegistryOperations implements NamingOperations {
   }
 
   @Override
-  public void createService(ServiceInfo service) {
-    service = withSelector(service);
-    validator.serviceInfo(service);
-    if (index.service(service.key()).isPresent()) {
-      throw serviceExists(service.key());
-    }
-    cp.write(
-        NamingOperation.newBuilder().setCreateService(Records.toRecord(service)).build(),
-        "creating service " + service.key().groupedName());
-  }
-
-  @Override
-  public void updateService(ServiceInfo service) {
-    service = withSelector(service);
-    validator.serviceInfo(service);
-    existingService(service.key());
-    cp.write(
-        NamingOperation.newBuilder().setPutService(Records.toRecord(service)).build(),
-        "updating service " + service.key().groupedName());
-  }
-
-  @Override
-  public void deleteService(ServiceKey service) {
-    validator.serviceKey(service);
-    ServiceSnapshot snapshot = existingService(service);
-    if (snapshot.hasInstances()) {
-      throw new NamingException(
-          NamingException.Kind.CONFLICT,
-          "Service " + service.groupedName() + " is not empty, can't be delete. Please unregister"
-              + " instance first");
-    }
-    cp.write(
-        NamingOperation.newBuilder().setRemoveService(Records.toProto(service)).build(),
-        "deleting service " + service.groupedName());
-  }
-
-  @Override
-  public ServiceInfo getService(ServiceKey service) {
-    validator.serviceKey(service);
-    return existingService(service).info();
-  }
-
-  @Override
   public List<Instance> allInstances(ServiceKey service) {
     validator.serviceKey(service);
     return index.snapshot(service).instances();
   }
 
   @Override
+  public void createService(ServiceInfo service) {
+    catalog.createService(service);
+  }
+
+  @Override
+  public void updateService(ServiceInfo service) {
+    catalog.updateService(service);
+  }
+
+  @Override
+  public void deleteService(ServiceKey service) {
+    catalog.deleteService(service);
+  }
+
+  @Override
+  public ServiceInfo getService(ServiceKey service) {
+    return catalog.getService(service);
+  }
+
+  @Override
   public ServicePage listServices(String namespaceId, String group, int pageNo, int pageSize) {
-    validator.namespaceId(namespaceId);
-    validator.group(group);
-    if (pageNo < 1 || pageSize < 1) {
-      throw NamingException.invalid(
-          "Param 'pageNo' and 'pageSize' are illegal: both must be at least 1 (were " + pageNo
-              + " and " + pageSize + ").");
-    }
-    List<String> names =
-        index.services(namespaceId).stream()
-            .map(ServiceSnapshot::key)
-            .filter(k -> k.group().equals(group))
-            .map(ServiceKey::name)
-            .sorted()
-            .toList();
-    long start = (long) (pageNo - 1) * pageSize;
-    if (start >= names.size()) {
-      return new ServicePage(names.size(), List.of());
-    }
-    int end = (int) Math.min(names.size(), start + pageSize);
-    return new ServicePage(names.size(), names.subList((int) start, end));
+    return catalog.listServices(namespaceId, group, pageNo, pageSize);
   }
 
   @Override
   public List<Namespace> listNamespaces() {
-    List<Namespace> result = new ArrayList<>();
-    result.add(Namespace.PUBLIC);
-    index.namespaces().stream()
-        .filter(ns -> !Namespace.PUBLIC.id().equals(ns.id()))
-        .sorted(Comparator.comparing(Namespace::id))
-        .forEach(result::add);
-    return result;
+    return catalog.listNamespaces();
   }
 
   @Override
   public void createNamespace(Namespace namespace) {
-    namespace = withDescription(namespace);
-    validator.namespace(namespace);
-    if (Namespace.PUBLIC.id().equals(namespace.id()) || index.namespace(namespace.id()).isPresent()) {
-      throw new NamingException(
-          NamingException.Kind.CONFLICT, "namespace " + namespace.id() + " already exists");
-    }
-    cp.write(
-        NamingOperation.newBuilder().setCreateNamespace(Records.toRecord(namespace)).build(),
-        "creating namespace " + namespace.id());
+    catalog.createNamespace(namespace);
   }
 
   @Override
   public void updateNamespace(Namespace namespace) {
-    namespace = withDescription(namespace);
-    validator.namespace(namespace);
-    if (Namespace.PUBLIC.id().equals(namespace.id())) {
-      throw NamingException.invalid("namespace public is built in and cannot be changed");
-    }
-    if (index.namespace(namespace.id()).isEmpty()) {
-      throw NamingException.notFound("namespace " + namespace.id() + " not found");
-    }
-    cp.write(
-        NamingOperation.newBuilder().setPutNamespace(Records.toRecord(namespace)).build(),
-        "updating namespace " + namespace.id());
+    catalog.updateNamespace(namespace);
   }
 
   @Override
   public void deleteNamespace(String namespaceId) {
-    validator.namespaceId(namespaceId);
-    if (Namespace.PUBLIC.id().equals(namespaceId)) {
-      throw NamingException.invalid("namespace public is built in and cannot be deleted");
-    }
-    cp.write(
-        NamingOperation.newBuilder().setRemoveNamespace(namespaceId).build(),
-        "deleting namespace " + namespaceId);
+    catalog.deleteNamespace(namespaceId);
   }
 
   @Override
   public void updateCluster(ClusterInfo cluster) {
-    validator.cluster(cluster);
-    existingService(cluster.service());
-    cp.write(
-        NamingOperation.newBuilder().setPutCluster(Records.toRecord(cluster)).build(),
-        "updating cluster " + cluster.name() + " of service " + cluster.service().groupedName());
+    catalog.updateCluster(cluster);
   }
 
   @Override
   public ClusterInfo getCluster(ServiceKey service, String clusterName) {
-    validator.serviceKey(service);
-    validator.clusterName(clusterName);
-    return existingService(service).cluster(clusterName);
-  }
-
-  // The APIs leave optional fields out; store Nacos' defaults rather than nulls.
-  private static ServiceInfo withSelector(ServiceInfo s) {
-    return s.selector() == null || s.selector().isBlank()
-        ? new ServiceInfo(s.key(), s.protectThreshold(), s.metadata(), ServiceInfo.NO_SELECTOR)
-        : s;
-  }
-
-  private static Namespace withDescription(Namespace ns) {
-    return ns.description() == null ? new Namespace(ns.id(), ns.name(), "") : ns;
+    return catalog.getCluster(service, clusterName);
   }
 
   private Instance existing(InstanceKey key, boolean ephemeralKind) {
@@ -306,26 +216,10 @@ public final class RegistryOperations implements NamingOperations {
         .orElseThrow(() -> instanceNotFound(key, ephemeralKind ? "ephemeral " : "persistent "));
   }
 
-  private ServiceSnapshot existingService(ServiceKey key) {
-    return index
-        .service(key)
-        .orElseThrow(
-            () ->
-                NamingException.notFound(
-                    "service " + key.groupedName() + " not found in namespace " + key.namespaceId()));
-  }
-
   private static NamingException instanceNotFound(InstanceKey key, String kind) {
     return NamingException.notFound(
         "instance not exist: " + kind + "instance " + key.ip() + ":" + key.port() + " in cluster "
             + key.cluster() + " of service " + key.service().groupedName() + " (namespace "
             + key.service().namespaceId() + ")");
-  }
-
-  private static NamingException serviceExists(ServiceKey key) {
-    return new NamingException(
-        NamingException.Kind.CONFLICT,
-        "specified service " + key.groupedName() + " already exists in namespace "
-            + key.namespaceId() + "!");
   }
 }

@@ -39,6 +39,9 @@ record ClusterState(
   }
 
   ClusterState without(InstanceKey key, boolean ephemeralKind) {
+    if (!(ephemeralKind ? ephemeral : persistent).containsKey(key)) {
+      return this;
+    }
     if (ephemeralKind) {
       return new ClusterState(info, remove(ephemeral, key), persistent);
     }

@@ -13,7 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The in-memory registry: namespace -> service -> cluster -> instances, for every read the APIs
@@ -24,9 +27,15 @@ import java.util.function.UnaryOperator;
  * write, so reads take no lock and see a consistent service.
  */
 public final class RegistryIndex {
+  private static final Logger log = LoggerFactory.getLogger(RegistryIndex.class);
   private final ConcurrentHashMap<String, ConcurrentHashMap<ServiceKey, ServiceSnapshot>> byNamespace =
       new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Namespace> namespaces = new ConcurrentHashMap<>();
+  private final List<ServiceChangeListener> listeners = new CopyOnWriteArrayList<>();
+
+  public void addListener(ServiceChangeListener listener) {
+    listeners.add(listener);
+  }
 
   /** The service as it is now; empty when it has neither settings nor instances. */
   public Optional<ServiceSnapshot> service(ServiceKey key) {
@@ -176,12 +185,24 @@ public final class RegistryIndex {
   private void update(ServiceKey key, UnaryOperator<ServiceSnapshot> change) {
     ConcurrentHashMap<ServiceKey, ServiceSnapshot> services =
         byNamespace.computeIfAbsent(key.namespaceId(), ns -> new ConcurrentHashMap<>());
+    boolean[] changed = {false};
     // compute() serialises writers of one service; readers keep reading the previous snapshot.
     services.compute(
         key,
         (k, current) -> {
-          ServiceSnapshot next = change.apply(current == null ? ServiceSnapshot.empty(k) : current);
+          ServiceSnapshot before = current == null ? ServiceSnapshot.empty(k) : current;
+          ServiceSnapshot next = change.apply(before);
+          changed[0] = next != before;
           return next.isVacant() ? null : next;
         });
+    if (changed[0]) {
+      for (ServiceChangeListener l : listeners) {
+        try {
+          l.onServiceChanged(key);
+        } catch (RuntimeException e) {
+          log.warn("Service change listener {} failed for {}", l, key.groupedName(), e);
+        }
+      }
+    }
   }
 }

@@ -125,8 +125,12 @@ public final class ServiceSnapshot {
   }
 
   ServiceSnapshot withCluster(String name, UnaryOperator<ClusterState> change) {
+    ClusterState current = clusters.getOrDefault(name, ClusterState.EMPTY);
+    ClusterState updated = change.apply(current);
+    if (updated == current) {
+      return this;
+    }
     TreeMap<String, ClusterState> copy = new TreeMap<>(clusters);
-    ClusterState updated = change.apply(copy.getOrDefault(name, ClusterState.EMPTY));
     if (updated.isEmpty()) {
       copy.remove(name);
     } else {
