@@ -2,6 +2,7 @@ package dev.nacre.naming.api;
 
 import dev.nacre.naming.model.Beat;
 import dev.nacre.naming.model.BeatResult;
+import dev.nacre.naming.model.ClusterInfo;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstancePatch;
@@ -76,4 +77,19 @@ public interface NamingOperations {
 
   /** {@code public} cannot be deleted. */
   void deleteNamespace(String namespaceId);
+
+  /**
+   * Sets a cluster's settings (how its persistent instances are probed). NOT_FOUND when the
+   * service does not exist. Implementations that predate clusters refuse with
+   * {@link UnsupportedOperationException}.
+   */
+  default void updateCluster(ClusterInfo cluster) {
+    throw new UnsupportedOperationException("cluster settings are not supported here");
+  }
+
+  /** A cluster's settings, Nacos' defaults (TCP on the instance port) if never set. NOT_FOUND
+   * when the service does not exist. */
+  default ClusterInfo getCluster(ServiceKey service, String clusterName) {
+    throw new UnsupportedOperationException("cluster settings are not supported here");
+  }
 }

@@ -1,0 +1,159 @@
+package dev.nacre.naming.ephemeral;
+
+import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.registry.RegistryIndex;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ephemeral (AP) instances of this node: memory only, the source of truth for the ephemeral
+ * part of the {@link RegistryIndex}, which it keeps in step under the same per-key lock.
+ *
+ * <p>Thread-safe. Every change is reported to the {@link EphemeralChangeListener}s.
+ */
+public final class EphemeralStore {
+  private static final Logger log = LoggerFactory.getLogger(EphemeralStore.class);
+
+  private final String localNodeId;
+  private final Clock clock;
+  private final RegistryIndex index;
+  private final ConcurrentHashMap<InstanceKey, EphemeralRecord> records = new ConcurrentHashMap<>();
+  private final AtomicLong revisions = new AtomicLong();
+  private final List<EphemeralChangeListener> listeners = new CopyOnWriteArrayList<>();
+
+  public EphemeralStore(String localNodeId, Clock clock, RegistryIndex index) {
+    this.localNodeId = localNodeId;
+    this.clock = clock;
+    this.index = index;
+  }
+
+  public String localNodeId() {
+    return localNodeId;
+  }
+
+  public void addListener(EphemeralChangeListener listener) {
+    listeners.add(listener);
+  }
+
+  /**
+   * Registers or replaces an instance owned by this node; counts as a beat. CONFLICT (from the
+   * index) when a persistent instance holds the same address, and then nothing changes.
+   */
+  public EphemeralRecord register(Instance instance) {
+    if (!instance.ephemeral()) {
+      throw new IllegalArgumentException("not an ephemeral instance: " + instance.key());
+    }
+    return records.compute(
+        instance.key(),
+        (key, current) -> {
+          EphemeralRecord next = stamp(instance, clock.millis());
+          index.putEphemeral(instance);
+          notifyChange(key, Optional.of(next));
+          return next;
+        });
+  }
+
+  public Optional<EphemeralRecord> get(InstanceKey key) {
+    return Optional.ofNullable(records.get(key));
+  }
+
+  /** Every record, for health scans and (later) replication digests. */
+  public List<EphemeralRecord> records() {
+    return List.copyOf(records.values());
+  }
+
+  /** Removes an instance; removing an absent one is a no-op. */
+  public void remove(InstanceKey key) {
+    records.computeIfPresent(
+        key,
+        (k, current) -> {
+          index.remove(k, true);
+          notifyChange(k, Optional.empty());
+          return null;
+        });
+  }
+
+  /**
+   * Refreshes the last beat; an unhealthy instance becomes healthy again.
+   *
+   * @return the record after the beat, empty when the instance is unknown
+   */
+  public Optional<EphemeralRecord> beat(InstanceKey key) {
+    EphemeralRecord updated =
+        records.computeIfPresent(
+            key,
+            (k, current) -> {
+              long now = clock.millis();
+              if (current.instance().healthy()) {
+                // Only the time moved: nothing for the index or for peers.
+                return new EphemeralRecord(current.instance(), current.ownerNodeId(), current.revision(), now);
+              }
+              Instance revived = current.instance().withHealthy(true);
+              EphemeralRecord next = stamp(revived, now);
+              index.putEphemeral(revived);
+              log.info("Instance {} beat again and is healthy", k.instanceId());
+              notifyChange(k, Optional.of(next));
+              return next;
+            });
+    return Optional.ofNullable(updated);
+  }
+
+  /** Marks the instance unhealthy unless a beat arrived after {@code observed} was read. */
+  public boolean markUnhealthy(EphemeralRecord observed) {
+    boolean[] changed = {false};
+    records.computeIfPresent(
+        observed.key(),
+        (k, current) -> {
+          if (current.lastBeatMillis() != observed.lastBeatMillis() || !current.instance().healthy()) {
+            return current;
+          }
+          Instance sick = current.instance().withHealthy(false);
+          EphemeralRecord next =
+              new EphemeralRecord(sick, current.ownerNodeId(), revisions.incrementAndGet(), current.lastBeatMillis());
+          index.putEphemeral(sick);
+          notifyChange(k, Optional.of(next));
+          changed[0] = true;
+          return next;
+        });
+    return changed[0];
+  }
+
+  /** Removes the instance unless a beat arrived after {@code observed} was read. */
+  public boolean expire(EphemeralRecord observed) {
+    boolean[] removed = {false};
+    records.computeIfPresent(
+        observed.key(),
+        (k, current) -> {
+          if (current.lastBeatMillis() != observed.lastBeatMillis()) {
+            return current;
+          }
+          index.remove(k, true);
+          notifyChange(k, Optional.empty());
+          removed[0] = true;
+          return null;
+        });
+    return removed[0];
+  }
+
+  private EphemeralRecord stamp(Instance instance, long lastBeat) {
+    return new EphemeralRecord(instance, localNodeId, revisions.incrementAndGet(), lastBeat);
+  }
+
+  private void notifyChange(InstanceKey key, Optional<EphemeralRecord> record) {
+    for (EphemeralChangeListener l : listeners) {
+      try {
+        l.onLocalChange(key, record);
+      } catch (RuntimeException e) {
+        // A broken listener must not undo a registration the client was told succeeded.
+        log.warn("Ephemeral change listener {} failed for {}", l, key.instanceId(), e);
+      }
+    }
+  }
+}

@@ -1,0 +1,130 @@
+package dev.nacre.naming.health;
+
+import dev.nacre.naming.NamingConfig;
+import dev.nacre.naming.model.ClusterInfo;
+import dev.nacre.naming.model.HealthCheckType;
+import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.model.ServiceKey;
+import dev.nacre.naming.registry.RegistryIndex;
+import dev.nacre.naming.registry.ServiceSnapshot;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Probes persistent instances from the server, as Nacos does: each round checks every persistent
+ * instance of the services this node is responsible for, by TCP connect or HTTP GET as its
+ * cluster says ({@link HealthCheckType#NONE}: not probed), and sets its soft health in the index.
+ * Probes never delete an instance.
+ *
+ * <p>Probes run on a bounded pool; an instance whose previous probe is still running is skipped,
+ * and a round that finds the pool full skips the rest rather than queue without bound.
+ */
+public final class PersistentHealthProber implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(PersistentHealthProber.class);
+  private static final int QUEUE_CAPACITY = 4096;
+
+  private final RegistryIndex index;
+  private final NamingConfig config;
+  private final Predicate<ServiceKey> isResponsible;
+  private final HealthProbe tcp;
+  private final HealthProbe http;
+  private final ExecutorService pool;
+  private final Set<InstanceKey> inFlight = ConcurrentHashMap.newKeySet();
+
+  /** A prober with its own pool of {@code config.probeThreads()} threads and real probes. */
+  public PersistentHealthProber(
+      RegistryIndex index, NamingConfig config, Predicate<ServiceKey> isResponsible) {
+    this(index, config, isResponsible, new TcpProbe(config.probeTimeout()), new HttpProbe(config.probeTimeout()));
+  }
+
+  public PersistentHealthProber(
+      RegistryIndex index,
+      NamingConfig config,
+      Predicate<ServiceKey> isResponsible,
+      HealthProbe tcp,
+      HealthProbe http) {
+    this.index = index;
+    this.config = config;
+    this.isResponsible = isResponsible;
+    this.tcp = tcp;
+    this.http = http;
+    this.pool =
+        new ThreadPoolExecutor(
+            config.probeThreads(), config.probeThreads(), 30, TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(QUEUE_CAPACITY), daemonThreads());
+  }
+
+  /** Runs the probes every probe period on {@code scheduler} until the returned task is closed. */
+  public PeriodicTask start(ScheduledExecutorService scheduler) {
+    return PeriodicTask.start(scheduler, config.probePeriod(), "persistent-probe", this::probeOnce);
+  }
+
+  /** Starts one round; the future completes when every probe of the round has updated health. */
+  public CompletableFuture<Void> probeOnce() {
+    List<CompletableFuture<Void>> probes = new ArrayList<>();
+    for (ServiceSnapshot service : index.allServices()) {
+      if (!isResponsible.test(service.key())) {
+        continue;
+      }
+      for (Instance instance : service.persistentInstances()) {
+        ClusterInfo cluster = service.cluster(instance.key().cluster());
+        if (cluster.checkType() == HealthCheckType.NONE || !inFlight.add(instance.key())) {
+          continue;
+        }
+        try {
+          probes.add(CompletableFuture.runAsync(() -> probe(instance, cluster), pool));
+        } catch (RejectedExecutionException e) {
+          inFlight.remove(instance.key());
+          log.warn("Probe pool is full; skipping the rest of this round ({} probes queued)", probes.size());
+          return CompletableFuture.allOf(probes.toArray(CompletableFuture[]::new));
+        }
+      }
+    }
+    return CompletableFuture.allOf(probes.toArray(CompletableFuture[]::new));
+  }
+
+  private void probe(Instance instance, ClusterInfo cluster) {
+    InstanceKey key = instance.key();
+    try {
+      HealthProbe probe = cluster.checkType() == HealthCheckType.HTTP ? http : tcp;
+      int port = cluster.probePort(key.port());
+      boolean healthy = probe.isHealthy(key.ip(), port, cluster);
+      if (index.setHealth(key, false, healthy)) {
+        log.info(
+            "Persistent instance {} is now {} ({} probe of port {})",
+            key.instanceId(), healthy ? "healthy" : "unhealthy", cluster.checkType(), port);
+      }
+    } finally {
+      inFlight.remove(key);
+    }
+  }
+
+  @Override
+  public void close() {
+    pool.shutdownNow();
+  }
+
+  private static ThreadFactory daemonThreads() {
+    AtomicInteger count = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, "naming-probe-" + count.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}

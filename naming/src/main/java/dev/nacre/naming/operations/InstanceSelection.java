@@ -1,0 +1,58 @@
+package dev.nacre.naming.operations;
+
+import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.ServiceView;
+import dev.nacre.naming.registry.ServiceSnapshot;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * What {@code /instance/list} returns, with Nacos 2.x' rules: only enabled instances of the asked
+ * clusters count; when healthy/total among them is at or below the protection threshold
+ * (negative thresholds count as 0, so an all-unhealthy service trips even threshold 0), every one
+ * of them is returned and marked healthy, so that clients filtering on health keep a list;
+ * otherwise the unhealthy ones are dropped when only healthy ones were asked for.
+ */
+final class InstanceSelection {
+  private InstanceSelection() {}
+
+  static ServiceView select(
+      ServiceSnapshot service, Set<String> clusters, boolean healthyOnly, long nowMillis) {
+    List<Instance> considered = service.instances(clusters).stream().filter(Instance::enabled).toList();
+    long healthy = considered.stream().filter(Instance::healthy).count();
+    float threshold = Math.max(0f, service.info().protectThreshold());
+    boolean protect = !considered.isEmpty() && (float) healthy / considered.size() <= threshold;
+    List<Instance> hosts;
+    if (protect) {
+      hosts = considered.stream().map(i -> i.healthy() ? i : i.withHealthy(true)).toList();
+    } else if (healthyOnly) {
+      hosts = considered.stream().filter(Instance::healthy).toList();
+    } else {
+      hosts = considered;
+    }
+    return new ServiceView(
+        service.key(), String.join(",", new TreeSet<>(clusters)), hosts, protect, nowMillis, checksum(hosts));
+  }
+
+  /** Stable across nodes and restarts: a digest of the canonical text of the hosts. */
+  static String checksum(List<Instance> hosts) {
+    StringBuilder text = new StringBuilder();
+    for (Instance i : hosts) {
+      text.append(i.key().instanceId()).append('|').append(i.weight()).append('|')
+          .append(i.healthy()).append('|').append(i.enabled()).append('|').append(i.ephemeral())
+          .append('|').append(new TreeMap<>(i.metadata())).append('\n');
+    }
+    try {
+      MessageDigest md5 = MessageDigest.getInstance("MD5");
+      return HexFormat.of().formatHex(md5.digest(text.toString().getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("the JDK lacks MD5", e);
+    }
+  }
+}

@@ -1,0 +1,225 @@
+package dev.nacre.naming.operations;
+
+import dev.nacre.consensus.raft.ReplicatedLog;
+import dev.nacre.naming.NamingConfig;
+import dev.nacre.naming.api.NamingException;
+import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.naming.ephemeral.EphemeralRecord;
+import dev.nacre.naming.ephemeral.EphemeralStore;
+import dev.nacre.naming.health.HeartbeatTiming;
+import dev.nacre.naming.model.Beat;
+import dev.nacre.naming.model.BeatResult;
+import dev.nacre.naming.model.ClusterInfo;
+import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.model.InstancePatch;
+import dev.nacre.naming.model.Namespace;
+import dev.nacre.naming.model.ServiceInfo;
+import dev.nacre.naming.model.ServiceKey;
+import dev.nacre.naming.model.ServicePage;
+import dev.nacre.naming.model.ServiceView;
+import dev.nacre.naming.persistent.Records;
+import dev.nacre.naming.registry.RegistryIndex;
+import dev.nacre.naming.validate.NamingValidator;
+import dev.nacre.proto.naming.NamingOperation;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The registry as the APIs use it: validates, then routes ephemeral instances to the in-memory
+ * {@link EphemeralStore} and everything persistent (instances, services, clusters, namespaces) to
+ * the {@link ReplicatedLog}, whose state machine updates the shared {@link RegistryIndex} that all
+ * reads come from. Thread-safe.
+ *
+ * <p>Checks that need ephemeral data (the ephemeral/persistent clash, service existence) run here
+ * before submitting, since the state machine must decide from replicated state only.
+ */
+public final class RegistryOperations implements NamingOperations {
+  private static final Logger log = LoggerFactory.getLogger(RegistryOperations.class);
+
+  private final NamingConfig config;
+  private final Clock clock;
+  private final RegistryIndex index;
+  private final EphemeralStore ephemeral;
+  private final CpWriter cp;
+  private final NamingValidator validator;
+  private final CatalogOperations catalog;
+
+  public RegistryOperations(
+      NamingConfig config, Clock clock, ReplicatedLog log, RegistryIndex index, EphemeralStore ephemeral) {
+    this.config = config;
+    this.clock = clock;
+    this.index = index;
+    this.ephemeral = ephemeral;
+    this.cp = new CpWriter(log, config.cpWriteTimeout());
+    this.validator = new NamingValidator(config);
+    this.catalog = new CatalogOperations(index, cp, validator);
+  }
+
+  @Override
+  public void registerInstance(Instance instance) {
+    validator.instance(instance);
+    if (instance.ephemeral()) {
+      ephemeral.register(instance);
+      return;
+    }
+    if (index.instance(instance.key(), true).isPresent()) {
+      throw RegistryIndex.clash(instance.key(), "ephemeral", "persistent");
+    }
+    cp.write(
+        NamingOperation.newBuilder().setPutInstance(Records.toRecord(instance)).build(),
+        "registering persistent instance " + instance.key().instanceId());
+  }
+
+  @Override
+  public void deregisterInstance(InstanceKey key, boolean ephemeralKind) {
+    validator.instanceKey(key);
+    if (ephemeralKind) {
+      ephemeral.remove(key);
+      return;
+    }
+    // Submitted even when absent here: this node may lag behind the leader.
+    cp.write(
+        NamingOperation.newBuilder().setRemoveInstance(Records.toProto(key)).build(),
+        "deregistering persistent instance " + key.instanceId());
+  }
+
+  @Override
+  public void updateInstance(Instance instance) {
+    validator.instance(instance);
+    existing(instance.key(), instance.ephemeral());
+    registerInstance(instance);
+  }
+
+  @Override
+  public void patchInstance(InstanceKey key, boolean ephemeralKind, InstancePatch patch) {
+    validator.instanceKey(key);
+    validator.patch(patch);
+    Instance current = existing(key, ephemeralKind);
+    registerInstance(
+        new Instance(
+            key,
+            patch.weight().orElse(current.weight()),
+            patch.healthy().orElse(current.healthy()),
+            patch.enabled().orElse(current.enabled()),
+            ephemeralKind,
+            patch.metadata().orElse(current.metadata())));
+  }
+
+  @Override
+  public Instance getInstance(InstanceKey key) {
+    validator.instanceKey(key);
+    return index.instance(key).orElseThrow(() -> instanceNotFound(key, ""));
+  }
+
+  @Override
+  public ServiceView listInstances(
+      ServiceKey service, Set<String> clusters, boolean healthyOnly, boolean linearizable) {
+    validator.serviceKey(service);
+    validator.clusterNames(clusters);
+    if (linearizable) {
+      cp.readBarrier("linearizable read of service " + service.groupedName());
+    }
+    return InstanceSelection.select(index.snapshot(service), clusters, healthyOnly, clock.millis());
+  }
+
+  @Override
+  public BeatResult beat(Beat beat) {
+    validator.instanceKey(beat.key());
+    Optional<EphemeralRecord> known = ephemeral.beat(beat.key());
+    if (known.isPresent()) {
+      return new BeatResult(true, interval(known.get().instance()));
+    }
+    if (beat.fullInstance().isEmpty()) {
+      return new BeatResult(false, config.defaultBeatInterval().toMillis());
+    }
+    Instance full = beat.fullInstance().get();
+    Instance revived = new Instance(beat.key(), full.weight(), true, full.enabled(), true, full.metadata());
+    validator.instance(revived);
+    ephemeral.register(revived);
+    log.info("Re-created instance {} from a beat that carried it", beat.key().instanceId());
+    return new BeatResult(true, interval(revived));
+  }
+
+  private long interval(Instance instance) {
+    return HeartbeatTiming.of(instance, config).beatIntervalMillis();
+  }
+
+  @Override
+  public List<Instance> allInstances(ServiceKey service) {
+    validator.serviceKey(service);
+    return index.snapshot(service).instances();
+  }
+
+  @Override
+  public void createService(ServiceInfo service) {
+    catalog.createService(service);
+  }
+
+  @Override
+  public void updateService(ServiceInfo service) {
+    catalog.updateService(service);
+  }
+
+  @Override
+  public void deleteService(ServiceKey service) {
+    catalog.deleteService(service);
+  }
+
+  @Override
+  public ServiceInfo getService(ServiceKey service) {
+    return catalog.getService(service);
+  }
+
+  @Override
+  public ServicePage listServices(String namespaceId, String group, int pageNo, int pageSize) {
+    return catalog.listServices(namespaceId, group, pageNo, pageSize);
+  }
+
+  @Override
+  public List<Namespace> listNamespaces() {
+    return catalog.listNamespaces();
+  }
+
+  @Override
+  public void createNamespace(Namespace namespace) {
+    catalog.createNamespace(namespace);
+  }
+
+  @Override
+  public void updateNamespace(Namespace namespace) {
+    catalog.updateNamespace(namespace);
+  }
+
+  @Override
+  public void deleteNamespace(String namespaceId) {
+    catalog.deleteNamespace(namespaceId);
+  }
+
+  @Override
+  public void updateCluster(ClusterInfo cluster) {
+    catalog.updateCluster(cluster);
+  }
+
+  @Override
+  public ClusterInfo getCluster(ServiceKey service, String clusterName) {
+    return catalog.getCluster(service, clusterName);
+  }
+
+  private Instance existing(InstanceKey key, boolean ephemeralKind) {
+    return index
+        .instance(key, ephemeralKind)
+        .orElseThrow(() -> instanceNotFound(key, ephemeralKind ? "ephemeral " : "persistent "));
+  }
+
+  private static NamingException instanceNotFound(InstanceKey key, String kind) {
+    return NamingException.notFound(
+        "instance not exist: " + kind + "instance " + key.ip() + ":" + key.port() + " in cluster "
+            + key.cluster() + " of service " + key.service().groupedName() + " (namespace "
+            + key.service().namespaceId() + ")");
+  }
+}

@@ -1,0 +1,176 @@
+package dev.nacre.naming.persistent;
+
+import static dev.nacre.naming.persistent.RecordKeys.CLUSTERS;
+import static dev.nacre.naming.persistent.RecordKeys.INSTANCES;
+import static dev.nacre.naming.persistent.RecordKeys.NAMESPACES;
+import static dev.nacre.naming.persistent.RecordKeys.SERVICES;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.nacre.consensus.raft.OperationRejectedException;
+import dev.nacre.consensus.raft.ReplicatedStateMachine;
+import dev.nacre.naming.registry.RegistryIndex;
+import dev.nacre.proto.naming.ClusterRecord;
+import dev.nacre.proto.naming.InstanceRecord;
+import dev.nacre.proto.naming.NamespaceRecord;
+import dev.nacre.proto.naming.NamingOperation;
+import dev.nacre.proto.naming.ServiceRecord;
+import dev.nacre.storage.Batch;
+import dev.nacre.storage.RocksStore;
+import dev.nacre.storage.StorageException;
+import java.nio.file.Path;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The CP half of the registry: applies committed {@link NamingOperation}s to RocksDB (one column
+ * family per record kind, see {@link RecordKeys}) and to the {@link RegistryIndex}. The data and
+ * the applied index are written in one atomic RocksDB batch, so after a crash an entry is either
+ * fully applied and skipped on replay, or not applied at all.
+ *
+ * <p>A snapshot is a RocksDB checkpoint in the subfolder {@code db} of the snapshot folder.
+ * Persistent-instance health is soft state: the index starts from the registration's flag and
+ * probes change it; it never enters the log or RocksDB.
+ *
+ * <p>{@link #apply}, {@link #writeSnapshot} and {@link #installSnapshot} come from one thread at a
+ * time; the index may be read concurrently.
+ */
+public final class NamingStateMachine implements ReplicatedStateMachine, AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(NamingStateMachine.class);
+  private static final byte[] OK = new byte[0];
+  static final List<String> FAMILIES = List.of(NAMESPACES, SERVICES, CLUSTERS, INSTANCES);
+  private static final String SNAPSHOT_DB = "db";
+
+  private final RocksStore store;
+  private final RegistryIndex index;
+  private final OperationApplier applier;
+  private volatile long currentTerm;
+  private volatile long lastAppliedIndex;
+  private volatile long lastAppliedTerm;
+
+  private NamingStateMachine(RocksStore store, RegistryIndex index) {
+    this.store = store;
+    this.index = index;
+    this.applier = new OperationApplier(store, index);
+  }
+
+  /**
+   * Opens (or creates) the naming database in {@code dir} and loads every persistent record into
+   * {@code index}, so a restarted node serves what it had before replaying the log.
+   */
+  public static NamingStateMachine open(Path dir, RegistryIndex index) {
+    NamingStateMachine sm = new NamingStateMachine(RocksStore.open(dir, FAMILIES), index);
+    sm.load();
+    return sm;
+  }
+
+  public RegistryIndex index() {
+    return index;
+  }
+
+  @Override
+  public byte[] apply(long logIndex, byte[] operation) {
+    if (logIndex <= lastAppliedIndex) {
+      return OK;
+    }
+    NamingOperation op;
+    OperationApplier.Effect effect;
+    try {
+      op = NamingOperation.parseFrom(operation);
+      effect = applier.effectOf(op);
+    } catch (InvalidProtocolBufferException | OperationRejectedException e) {
+      // The entry is consumed all the same, so a replay does not see it as pending.
+      commit(new Batch(), logIndex);
+      String reason =
+          e instanceof OperationRejectedException
+              ? e.getMessage()
+              : "entry " + logIndex + " is not a naming operation: " + e.getMessage();
+      log.debug("Refused log entry {}: {}", logIndex, reason);
+      throw new OperationRejectedException(reason);
+    }
+    commit(effect.batch(), logIndex);
+    effect.applyToIndex();
+    return OK;
+  }
+
+  private void commit(Batch batch, long logIndex) {
+    long term = currentTerm;
+    store.commit(batch, logIndex, term);
+    lastAppliedTerm = term;
+    lastAppliedIndex = logIndex;
+  }
+
+  @Override
+  public long lastAppliedIndex() {
+    return lastAppliedIndex;
+  }
+
+  @Override
+  public long lastAppliedTerm() {
+    return lastAppliedTerm;
+  }
+
+  @Override
+  public void setCurrentTerm(long term) {
+    this.currentTerm = term;
+  }
+
+  @Override
+  public void writeSnapshot(Path emptyDir) {
+    store.checkpoint(emptyDir.resolve(SNAPSHOT_DB));
+  }
+
+  @Override
+  public void installSnapshot(Path snapshotDir) {
+    store.replaceWith(snapshotDir.resolve(SNAPSHOT_DB));
+    index.clearPersistentState();
+    load();
+  }
+
+  private void load() {
+    lastAppliedIndex = store.appliedIndex();
+    lastAppliedTerm = store.appliedTerm();
+    currentTerm = Math.max(currentTerm, lastAppliedTerm);
+    int[] counts = new int[4];
+    try {
+      store.forEach(NAMESPACES, (k, v) -> {
+        index.putNamespace(Records.fromRecord(parse(NamespaceRecord.parser(), v)));
+        counts[0]++;
+      });
+      store.forEach(SERVICES, (k, v) -> {
+        index.putServiceInfo(Records.fromRecord(parse(ServiceRecord.parser(), v)));
+        counts[1]++;
+      });
+      store.forEach(CLUSTERS, (k, v) -> {
+        index.putCluster(Records.fromRecord(parse(ClusterRecord.parser(), v)));
+        counts[2]++;
+      });
+      store.forEach(INSTANCES, (k, v) -> {
+        index.putPersistent(Records.fromRecord(parse(InstanceRecord.parser(), v)));
+        counts[3]++;
+      });
+    } catch (IllegalStateException e) {
+      throw new StorageException(
+          "naming data in " + store.dir() + " is unreadable; restore the folder from a snapshot or"
+              + " remove it so the node installs one from the leader",
+          e);
+    }
+    log.info(
+        "Loaded naming state from {} at applied index {}: {} namespaces, {} services, {} clusters,"
+            + " {} persistent instances",
+        store.dir(), lastAppliedIndex, counts[0], counts[1], counts[2], counts[3]);
+  }
+
+  private static <T> T parse(com.google.protobuf.Parser<T> parser, byte[] bytes) {
+    try {
+      return parser.parseFrom(bytes);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}

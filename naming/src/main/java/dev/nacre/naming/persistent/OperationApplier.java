@@ -1,0 +1,130 @@
+package dev.nacre.naming.persistent;
+
+import static dev.nacre.naming.persistent.RecordKeys.CLUSTERS;
+import static dev.nacre.naming.persistent.RecordKeys.INSTANCES;
+import static dev.nacre.naming.persistent.RecordKeys.NAMESPACES;
+import static dev.nacre.naming.persistent.RecordKeys.SERVICES;
+
+import dev.nacre.consensus.raft.OperationRejectedException;
+import dev.nacre.naming.model.ClusterInfo;
+import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.model.Namespace;
+import dev.nacre.naming.model.ServiceInfo;
+import dev.nacre.naming.model.ServiceKey;
+import dev.nacre.naming.registry.RegistryIndex;
+import dev.nacre.naming.registry.ServiceSnapshot;
+import dev.nacre.proto.naming.NamingOperation;
+import dev.nacre.storage.Batch;
+import dev.nacre.storage.RocksStore;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns one committed {@link NamingOperation} into the RocksDB mutations and the index updates
+ * that carry it out, or refuses it. Refusals depend only on persistent state (RocksDB and the
+ * persistent part of the index, which mirrors it), never on ephemeral data or time, so every
+ * member decides the same way.
+ */
+final class OperationApplier {
+  /** What applying one operation does: written to RocksDB first, then to the index. */
+  record Effect(Batch batch, List<Runnable> indexUpdates) {
+    void applyToIndex() {
+      indexUpdates.forEach(Runnable::run);
+    }
+  }
+
+  private final RocksStore store;
+  private final RegistryIndex index;
+
+  OperationApplier(RocksStore store, RegistryIndex index) {
+    this.store = store;
+    this.index = index;
+  }
+
+  Effect effectOf(NamingOperation op) {
+    Batch batch = new Batch();
+    List<Runnable> updates = new ArrayList<>();
+    switch (op.getOpCase()) {
+      case PUT_INSTANCE -> {
+        Instance instance = Records.fromRecord(op.getPutInstance());
+        batch.put(INSTANCES, RecordKeys.instance(instance.key()), op.getPutInstance().toByteArray());
+        updates.add(() -> index.putPersistent(instance));
+      }
+      case REMOVE_INSTANCE -> {
+        InstanceKey key = Records.fromProto(op.getRemoveInstance());
+        batch.delete(INSTANCES, RecordKeys.instance(key));
+        updates.add(() -> index.remove(key, false));
+      }
+      case PUT_SERVICE -> putService(Records.fromRecord(op.getPutService()), batch, updates);
+      case CREATE_SERVICE -> {
+        ServiceInfo info = Records.fromRecord(op.getCreateService());
+        boolean exists =
+            store.get(SERVICES, RecordKeys.service(info.key())).isPresent()
+                || index.snapshot(info.key()).hasPersistentInstances();
+        if (exists) {
+          throw new OperationRejectedException(
+              "specified service " + info.key().groupedName() + " already exists in namespace "
+                  + info.key().namespaceId() + "!");
+        }
+        putService(info, batch, updates);
+      }
+      case REMOVE_SERVICE -> removeService(Records.fromProto(op.getRemoveService()), batch, updates);
+      case PUT_NAMESPACE -> putNamespace(Records.fromRecord(op.getPutNamespace()), batch, updates);
+      case CREATE_NAMESPACE -> {
+        Namespace ns = Records.fromRecord(op.getCreateNamespace());
+        if (Namespace.PUBLIC.id().equals(ns.id())
+            || store.get(NAMESPACES, RecordKeys.namespace(ns.id())).isPresent()) {
+          throw new OperationRejectedException("namespace " + ns.id() + " already exists");
+        }
+        putNamespace(ns, batch, updates);
+      }
+      case REMOVE_NAMESPACE -> {
+        String id = op.getRemoveNamespace();
+        if (Namespace.PUBLIC.id().equals(id)) {
+          throw new OperationRejectedException("namespace public is built in and cannot be deleted");
+        }
+        batch.delete(NAMESPACES, RecordKeys.namespace(id));
+        updates.add(() -> index.removeNamespace(id));
+      }
+      case PUT_CLUSTER -> {
+        ClusterInfo cluster = Records.fromRecord(op.getPutCluster());
+        batch.put(
+            CLUSTERS, RecordKeys.cluster(cluster.service(), cluster.name()), op.getPutCluster().toByteArray());
+        updates.add(() -> index.putCluster(cluster));
+      }
+      case OP_NOT_SET -> throw new OperationRejectedException(
+          "empty naming operation; the submitting node runs an incompatible version");
+    }
+    return new Effect(batch, updates);
+  }
+
+  private void putService(ServiceInfo info, Batch batch, List<Runnable> updates) {
+    batch.put(SERVICES, RecordKeys.service(info.key()), Records.toRecord(info).toByteArray());
+    updates.add(() -> index.putServiceInfo(info));
+  }
+
+  private void removeService(ServiceKey key, Batch batch, List<Runnable> updates) {
+    ServiceSnapshot snapshot = index.snapshot(key);
+    if (snapshot.hasPersistentInstances()) {
+      throw new OperationRejectedException(
+          "Service " + key.groupedName() + " is not empty, can't be delete. Please unregister"
+              + " instance first");
+    }
+    batch.delete(SERVICES, RecordKeys.service(key));
+    // Cluster settings belong to the service and go with it, as in Nacos.
+    for (ClusterInfo cluster : snapshot.configuredClusters()) {
+      batch.delete(CLUSTERS, RecordKeys.cluster(key, cluster.name()));
+    }
+    updates.add(
+        () -> {
+          index.removeServiceInfo(key);
+          snapshot.configuredClusters().forEach(c -> index.removeCluster(key, c.name()));
+        });
+  }
+
+  private void putNamespace(Namespace ns, Batch batch, List<Runnable> updates) {
+    batch.put(NAMESPACES, RecordKeys.namespace(ns.id()), Records.toRecord(ns).toByteArray());
+    updates.add(() -> index.putNamespace(ns));
+  }
+}
