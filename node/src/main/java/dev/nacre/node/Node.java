@@ -1,0 +1,181 @@
+package dev.nacre.node;
+
+import dev.nacre.consensus.raft.ConsensusUnavailableException;
+import dev.nacre.consensus.raft.RaftConfig;
+import dev.nacre.consensus.raft.RaftStatus;
+import dev.nacre.consensus.raft.RatisReplicatedLog;
+import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.naming.ephemeral.EphemeralStore;
+import dev.nacre.naming.health.HeartbeatChecker;
+import dev.nacre.naming.health.PeriodicTask;
+import dev.nacre.naming.health.PersistentHealthProber;
+import dev.nacre.naming.operations.RegistryOperations;
+import dev.nacre.naming.persistent.NamingStateMachine;
+import dev.nacre.naming.registry.RegistryIndex;
+import dev.nacre.node.api.ClusterStatus;
+import dev.nacre.node.api.MemberView;
+import dev.nacre.node.config.NodeConfig;
+import dev.nacre.node.http.HttpServer;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Nacre process: wires storage, the Raft log, the naming registry and the HTTP Open API, and
+ * owns their lifecycle. Several nodes can run in one JVM (tests); nothing here is static.
+ */
+public final class Node implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Node.class);
+  /** Nacos' name for the Raft group of persistent naming data. */
+  static final String RAFT_GROUP = "naming_persistent_service";
+
+  private final NodeConfig config;
+  private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+  private RatisReplicatedLog raft;
+  private NamingOperations naming;
+  private HttpServer http;
+
+  private Node(NodeConfig config) {
+    this.config = config;
+  }
+
+  /**
+   * Starts every part and returns once the HTTP API answers. A standalone node also waits for
+   * its Raft group to elect itself, so that its first CP write does not fail.
+   */
+  public static Node start(NodeConfig config) {
+    Node node = new Node(config);
+    try {
+      node.startParts();
+      return node;
+    } catch (Exception e) {
+      node.close();
+      throw new IllegalStateException("node " + config.address() + " failed to start: " + e.getMessage(), e);
+    }
+  }
+
+  private void startParts() throws InterruptedException {
+    log.info("[{}] starting with {}", config.address(), config);
+    Clock clock = Clock.systemUTC();
+    RegistryIndex index = new RegistryIndex();
+    NamingStateMachine stateMachine = NamingStateMachine.open(config.dataDir().resolve("naming"), index);
+    resources.push(stateMachine);
+    raft = RatisReplicatedLog.start(raftConfig(), stateMachine);
+    resources.push(raft);
+
+    EphemeralStore ephemeral = new EphemeralStore(config.address(), clock, index);
+    naming = new RegistryOperations(config.naming(), clock, raft, index, ephemeral);
+    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, config.address() + "-naming-timer");
+      t.setDaemon(true);
+      return t;
+    });
+    resources.push(scheduler::shutdownNow);
+    resources.push(new HeartbeatChecker(ephemeral, config.naming(), clock).start(scheduler));
+    PersistentHealthProber prober = new PersistentHealthProber(index, config.naming(), service -> true);
+    resources.push(prober);
+    PeriodicTask probes = prober.start(scheduler);
+    resources.push(probes);
+
+    awaitLeaderIfAlone();
+    http = HttpServer.start(
+        config.address(),
+        new InetSocketAddress(config.bind(), config.port()),
+        new Routes(naming, this::members, config).router(),
+        config.httpMaxBodyBytes(),
+        config.httpWorkerThreads());
+    resources.push(http);
+    log.info("[{}] ready: HTTP on {}, Raft on {}", config.address(), http.address(), config.raftPort());
+  }
+
+  private void awaitLeaderIfAlone() {
+    Duration bound = config.electionTimeoutMax().multipliedBy(10);
+    try {
+      raft.awaitLeader(bound);
+    } catch (ConsensusUnavailableException e) {
+      if (config.members().size() == 1) {
+        throw e;
+      }
+      log.warn("[{}] {}; serving reads, CP writes fail until a quorum forms", config.address(), e.getMessage());
+    }
+  }
+
+  private RaftConfig raftConfig() {
+    Map<String, String> peers = new LinkedHashMap<>();
+    for (String member : config.members()) {
+      int colon = member.lastIndexOf(':');
+      int port = Integer.parseInt(member.substring(colon + 1));
+      peers.put(peerId(member), member.substring(0, colon) + ":" + (port - 1000));
+    }
+    return RaftConfig.builder()
+        .groupId(RAFT_GROUP)
+        .selfId(peerId(config.address()))
+        .peers(peers)
+        .storageDir(config.dataDir().resolve("raft"))
+        .electionTimeout(config.electionTimeoutMin(), config.electionTimeoutMax())
+        .requestTimeout(config.cpTimeout())
+        .snapshotThreshold(config.snapshotThreshold())
+        .build();
+  }
+
+  /** Raft peer ids are member addresses with only id-safe characters. */
+  static String peerId(String memberAddress) {
+    return memberAddress.replaceAll("[^A-Za-z0-9_-]", "_");
+  }
+
+  private List<MemberView> members() {
+    RaftStatus status = raft.status();
+    return config.members().stream().map(m -> {
+      int colon = m.lastIndexOf(':');
+      int port = Integer.parseInt(m.substring(colon + 1));
+      boolean self = m.equals(config.address());
+      String leader = status.leaderId().isEmpty() ? "" : addressOf(status.leaderId());
+      return new MemberView(m.substring(0, colon), port, self ? "UP" : "UNKNOWN",
+          self ? status.role() : (addressOf(status.leaderId()).equals(m) ? "LEADER" : "UNKNOWN"),
+          leader, status.term(), port - 1000);
+    }).toList();
+  }
+
+  private String addressOf(String peerId) {
+    return config.members().stream().filter(m -> peerId(m).equals(peerId)).findFirst().orElse(peerId);
+  }
+
+  public NodeConfig config() {
+    return config;
+  }
+
+  public InetSocketAddress httpAddress() {
+    return http.address();
+  }
+
+  public NamingOperations naming() {
+    return naming;
+  }
+
+  public RaftStatus raftStatus() {
+    return raft.status();
+  }
+
+  /** Stops everything in reverse start order; safe to call twice. */
+  @Override
+  public void close() {
+    while (!resources.isEmpty()) {
+      AutoCloseable r = resources.pop();
+      try {
+        r.close();
+      } catch (Exception e) {
+        log.warn("[{}] while stopping {}: {}", config.address(), r, e.toString());
+      }
+    }
+  }
+
+}

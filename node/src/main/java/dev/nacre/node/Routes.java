@@ -1,0 +1,50 @@
+package dev.nacre.node;
+
+import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.node.api.ClusterStatus;
+import dev.nacre.node.api.InstanceApi;
+import dev.nacre.node.api.Json;
+import dev.nacre.node.api.NamespaceApi;
+import dev.nacre.node.api.OperatorApi;
+import dev.nacre.node.api.ServiceApi;
+import dev.nacre.node.config.NodeConfig;
+import dev.nacre.node.http.Router;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The HTTP routing table of a node: every Open API area registers its paths. */
+final class Routes {
+  private final Router router = new Router();
+
+  Routes(NamingOperations naming, ClusterStatus cluster, NodeConfig config) {
+    Json json = new Json();
+    new InstanceApi(naming, json).register(router);
+    new ServiceApi(naming, json).register(router);
+    new NamespaceApi(naming, json).register(router);
+    new OperatorApi(naming, cluster, json, switches(config)).register(router);
+  }
+
+  Router router() {
+    return router;
+  }
+
+  /** The effective settings under the names of Nacos' switch domain. */
+  private static Map<String, Object> switches(NodeConfig config) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("name", "00-00---000-NACOS_SWITCH_DOMAIN-000---00-00");
+    m.put("clientBeatInterval", config.naming().defaultBeatInterval().toMillis());
+    m.put("defaultCacheMillis", 10_000);
+    m.put("defaultPushCacheMillis", 10_000);
+    m.put("healthCheckEnabled", true);
+    m.put("distroEnabled", true);
+    m.put("pushEnabled", true);
+    m.put("lightBeatEnabled", true);
+    m.put("defaultInstanceEphemeral", true);
+    m.put("checkTimes", 3);
+    m.put("tcpHealthParams", Map.of("max", 5000, "min", 500, "factor", 0.75));
+    m.put("httpHealthParams", Map.of("max", 5000, "min", 500, "factor", 0.85));
+    m.put("distroServerExpiredMillis", 10_000);
+    m.put("enableStandalone", config.members().size() == 1);
+    return m;
+  }
+}

@@ -1,0 +1,135 @@
+package dev.nacre.node.config;
+
+import dev.nacre.naming.NamingConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * Everything a node is configured with, read once from {@code nacre.*} settings (a properties
+ * file, {@code -D} flags, command-line options) with Nacos' defaults, validated, and logged at
+ * start. Unknown {@code nacre.*} keys are refused so that a typo does not go unnoticed.
+ *
+ * @param host address that members and clients use to reach this node
+ * @param bind address the servers listen on
+ * @param port main (HTTP) port P; Raft listens on P-1000
+ * @param members every member's {@code host:port} (main port), self included; one entry = standalone
+ */
+public record NodeConfig(
+    String host,
+    String bind,
+    int port,
+    Path dataDir,
+    List<String> members,
+    int httpMaxBodyBytes,
+    int httpWorkerThreads,
+    Duration cpTimeout,
+    Duration electionTimeoutMin,
+    Duration electionTimeoutMax,
+    long snapshotThreshold,
+    NamingConfig naming) {
+
+  public static final String HOST = "nacre.host";
+  public static final String BIND = "nacre.bind";
+  public static final String PORT = "nacre.port";
+  public static final String DATA_DIR = "nacre.data.dir";
+  public static final String MEMBERS = "nacre.members";
+  public static final String HTTP_MAX_BODY = "nacre.http.max-body-bytes";
+  public static final String HTTP_THREADS = "nacre.http.worker-threads";
+  public static final String CP_TIMEOUT = "nacre.cp.timeout-ms";
+  public static final String ELECTION_MIN = "nacre.raft.election-timeout-min-ms";
+  public static final String ELECTION_MAX = "nacre.raft.election-timeout-max-ms";
+  public static final String SNAPSHOT_THRESHOLD = "nacre.raft.snapshot-threshold";
+  public static final String HEARTBEAT_SCAN = "nacre.naming.heartbeat.scan-ms";
+  public static final String BEAT_INTERVAL = "nacre.naming.beat-interval-ms";
+  public static final String HEARTBEAT_TIMEOUT = "nacre.naming.heartbeat-timeout-ms";
+  public static final String IP_DELETE_TIMEOUT = "nacre.naming.ip-delete-timeout-ms";
+  public static final String PROBE_PERIOD = "nacre.naming.probe.period-ms";
+  public static final String PROBE_TIMEOUT = "nacre.naming.probe.timeout-ms";
+  public static final String METADATA_MAX = "nacre.naming.metadata.max-bytes";
+
+  public NodeConfig {
+    members = List.copyOf(members);
+    if (!members.contains(selfAddress(host, port))) {
+      throw new IllegalArgumentException(MEMBERS + " " + members + " does not list this node ("
+          + selfAddress(host, port) + "); list every member, this one included, as host:port");
+    }
+  }
+
+  private static String selfAddress(String host, int port) {
+    return host + ":" + port;
+  }
+
+  /** {@code host:port} of this node, also its member id. */
+  public String address() {
+    return selfAddress(host, port);
+  }
+
+  public int raftPort() {
+    return port - 1000;
+  }
+
+  /** Reads and validates settings; throws {@link IllegalArgumentException} naming the bad key. */
+  public static NodeConfig from(Properties properties) {
+    Settings s = new Settings(properties);
+    String bind = s.string(BIND, "127.0.0.1");
+    String host = s.string(HOST, bind.equals("0.0.0.0") || bind.equals("::") ? "127.0.0.1" : bind);
+    int port = s.integer(PORT, 8848, 1001, 64534);
+    Path dataDir = Path.of(s.string(DATA_DIR, "data"));
+    List<String> members = parseMembers(s.string(MEMBERS, selfAddress(host, port)));
+    NamingConfig defaults = NamingConfig.defaults();
+    Duration cpTimeout = millis(s, CP_TIMEOUT, defaults.cpWriteTimeout());
+    NamingConfig naming = new NamingConfig(
+        millis(s, HEARTBEAT_SCAN, defaults.heartbeatScanPeriod()),
+        millis(s, BEAT_INTERVAL, defaults.defaultBeatInterval()),
+        millis(s, HEARTBEAT_TIMEOUT, defaults.defaultHeartBeatTimeout()),
+        millis(s, IP_DELETE_TIMEOUT, defaults.defaultIpDeleteTimeout()),
+        millis(s, PROBE_PERIOD, defaults.probePeriod()),
+        millis(s, PROBE_TIMEOUT, defaults.probeTimeout()),
+        defaults.probeThreads(),
+        s.integer(METADATA_MAX, defaults.metadataMaxBytes(), 2, 1 << 20),
+        defaults.serviceNameMaxLength(),
+        cpTimeout);
+    NodeConfig config = new NodeConfig(
+        host, bind, port, dataDir, members,
+        s.integer(HTTP_MAX_BODY, 1 << 20, 1024, 64 << 20),
+        s.integer(HTTP_THREADS, 32, 1, 1024),
+        cpTimeout,
+        millis(s, ELECTION_MIN, Duration.ofMillis(600)),
+        millis(s, ELECTION_MAX, Duration.ofMillis(1200)),
+        s.longValue(SNAPSHOT_THRESHOLD, 10_000, 1, Long.MAX_VALUE),
+        naming);
+    Set<String> unknown = s.unknownKeys("nacre.");
+    if (!unknown.isEmpty()) {
+      throw new IllegalArgumentException("unknown settings " + unknown + "; see conf/nacre.properties.example for the keys");
+    }
+    return config;
+  }
+
+  private static Duration millis(Settings s, String key, Duration fallback) {
+    return Duration.ofMillis(s.longValue(key, fallback.toMillis(), 1, Duration.ofDays(1).toMillis()));
+  }
+
+  static List<String> parseMembers(String list) {
+    List<String> out = new ArrayList<>();
+    for (String raw : list.split("[,\\s]+")) {
+      if (raw.isBlank()) {
+        continue;
+      }
+      int colon = raw.lastIndexOf(':');
+      if (colon <= 0) {
+        throw new IllegalArgumentException(MEMBERS + ": '" + raw + "' is not host:port");
+      }
+      try {
+        Integer.parseInt(raw.substring(colon + 1));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(MEMBERS + ": '" + raw + "' has no numeric port");
+      }
+      out.add(raw);
+    }
+    return out;
+  }
+}
