@@ -18,6 +18,7 @@ import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.apache.ratis.util.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,12 +55,27 @@ public final class StateMachineAdapter extends BaseStateMachine {
     super.initialize(server, groupId, raftStorage);
     storage.init(raftStorage);
     loadLatestSnapshot(false);
+    getLifeCycle().transition(LifeCycle.State.STARTING);
+    getLifeCycle().transition(LifeCycle.State.RUNNING);
+  }
+
+  /** Ratis pauses the state machine before it swaps in a snapshot received from the leader. */
+  @Override
+  public synchronized void pause() {
+    if (getLifeCycleState() == LifeCycle.State.RUNNING) {
+      getLifeCycle().transition(LifeCycle.State.PAUSING);
+      getLifeCycle().transition(LifeCycle.State.PAUSED);
+    }
   }
 
   /** Called by Ratis after it replaced the state machine folder with the leader's snapshot. */
   @Override
-  public void reinitialize() throws IOException {
+  public synchronized void reinitialize() throws IOException {
     loadLatestSnapshot(true);
+    if (getLifeCycleState() == LifeCycle.State.PAUSED) {
+      getLifeCycle().transition(LifeCycle.State.STARTING);
+      getLifeCycle().transition(LifeCycle.State.RUNNING);
+    }
   }
 
   private void loadLatestSnapshot(boolean installedFromLeader) throws IOException {
