@@ -45,6 +45,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class RatisReplicatedLog implements ReplicatedLog {
   private static final Logger log = LoggerFactory.getLogger(RatisReplicatedLog.class);
+  private static final long READ_RETRY_MS = 100;
 
   private final RaftConfig config;
   private final RaftGroupId groupId;
@@ -118,11 +119,41 @@ public final class RatisReplicatedLog implements ReplicatedLog {
 
   @Override
   public CompletableFuture<Void> readBarrier() {
-    return bounded("serve a linearizable read", () -> client.async().sendReadOnly(Message.EMPTY, selfId)
-        .thenApply(reply -> {
-          replyContent("serve a linearizable read", reply);
-          return null;
-        }));
+    // Ratis answers at once when this member knows no leader (e.g. mid-election); unlike writes the
+    // client does not retry that, so retry here until the deadline. Reads are safe to repeat.
+    return bounded("serve a linearizable read", this::readIndexUntilAnswered);
+  }
+
+  private CompletableFuture<Void> readIndexUntilAnswered() {
+    long deadline = System.nanoTime() + config.requestTimeout().toNanos();
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    readIndexAttempt(done, deadline);
+    return done;
+  }
+
+  private void readIndexAttempt(CompletableFuture<Void> done, long deadline) {
+    long remainingMs = (deadline - System.nanoTime()) / 1_000_000;
+    // Unordered, so that one stuck read-index round cannot hold back the replies of later attempts.
+    client.async().sendReadOnlyUnordered(Message.EMPTY, selfId)
+        .orTimeout(Math.max(1, Math.min(remainingMs, config.electionTimeoutMax().toMillis())), TimeUnit.MILLISECONDS)
+        .whenComplete((reply, error) -> {
+          if (error == null && reply.isSuccess()) {
+            done.complete(null);
+            return;
+          }
+          Throwable cause = error != null ? unwrap(error) : reply.getException();
+          long leftMs = (deadline - System.nanoTime()) / 1_000_000;
+          if (closed || done.isDone() || leftMs <= READ_RETRY_MS) {
+            done.completeExceptionally(noQuorum("serve a linearizable read", cause));
+            return;
+          }
+          log.debug("[{}] read index not served yet, retrying: {}", config.selfId(), String.valueOf(cause));
+          try {
+            deadlines.schedule(() -> readIndexAttempt(done, deadline), READ_RETRY_MS, TimeUnit.MILLISECONDS);
+          } catch (RejectedExecutionException e) {
+            done.completeExceptionally(stopped("serve a linearizable read"));
+          }
+        });
   }
 
   /** Waits up to {@code timeout} until this member knows a leader; returns its id. */
@@ -250,7 +281,8 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   }
 
   private ConsensusUnavailableException noQuorum(String what, Throwable cause) {
-    String leader = leaderWatch.current().orElse("none");
+    String leader = closed ? "unknown, member stopped" : status().leaderId();
+    leader = leader.isEmpty() ? "none" : leader;
     return new ConsensusUnavailableException("[" + config.selfId() + "] the Raft group has no quorum: could not "
         + what + " within " + config.requestTimeout().toMillis() + " ms; " + config.quorumSize() + " of "
         + config.peers().size() + " members must be up (leader: " + leader + "). Bring members back up;"

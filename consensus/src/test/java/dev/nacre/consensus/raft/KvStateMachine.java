@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * A key/value map on RocksDB for tests. Operations are {@code P key=value} (put, returns the old
@@ -22,6 +24,8 @@ final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
   private final AtomicInteger applies = new AtomicInteger();
   private final AtomicInteger installs = new AtomicInteger();
   private volatile long term;
+  /** Tests read while the apply thread may swap the store for a snapshot: reads wait for that. */
+  private final ReadWriteLock swap = new ReentrantReadWriteLock();
 
   KvStateMachine(Path dir) {
     this.store = RocksStore.open(dir, List.of(FAMILY));
@@ -51,13 +55,23 @@ final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
   }
 
   Optional<String> get(String key) {
-    return store.get(FAMILY, bytes(key)).map(b -> new String(b, StandardCharsets.UTF_8));
+    swap.readLock().lock();
+    try {
+      return store.get(FAMILY, bytes(key)).map(b -> new String(b, StandardCharsets.UTF_8));
+    } finally {
+      swap.readLock().unlock();
+    }
   }
 
   int size() {
-    int[] n = {0};
-    store.forEach(FAMILY, (k, v) -> n[0]++);
-    return n[0];
+    swap.readLock().lock();
+    try {
+      int[] n = {0};
+      store.forEach(FAMILY, (k, v) -> n[0]++);
+      return n[0];
+    } finally {
+      swap.readLock().unlock();
+    }
   }
 
   int applies() {
@@ -95,13 +109,23 @@ final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
 
   @Override
   public void installSnapshot(Path snapshotDir) {
-    store.replaceWith(snapshotDir);
+    swap.writeLock().lock();
+    try {
+      store.replaceWith(snapshotDir);
+    } finally {
+      swap.writeLock().unlock();
+    }
     installs.incrementAndGet();
   }
 
   @Override
   public void close() {
-    store.close();
+    swap.writeLock().lock();
+    try {
+      store.close();
+    } finally {
+      swap.writeLock().unlock();
+    }
   }
 
   private static byte[] bytes(String s) {

@@ -58,11 +58,19 @@ final class TestCluster implements AutoCloseable {
   void start(int i) {
     Path dir = root.resolve(ids.get(i));
     machines[i] = new KvStateMachine(dir.resolve("kv"));
-    RaftConfig config = tuning.apply(RaftConfig.builder()
+    RaftConfig.Builder builder = RaftConfig.builder()
         .groupId("test-group")
         .selfId(ids.get(i))
         .peers(peers)
-        .storageDir(dir.resolve("raft"))).build();
+        .storageDir(dir.resolve("raft"));
+    // -Dnacre.test.election=500,1000 measures other election timeouts without editing defaults.
+    String election = System.getProperty("nacre.test.election");
+    if (election != null) {
+      String[] minMax = election.split(",");
+      builder.electionTimeout(
+          Duration.ofMillis(Long.parseLong(minMax[0].trim())), Duration.ofMillis(Long.parseLong(minMax[1].trim())));
+    }
+    RaftConfig config = tuning.apply(builder).build();
     logs[i] = RatisReplicatedLog.start(config, machines[i]);
   }
 

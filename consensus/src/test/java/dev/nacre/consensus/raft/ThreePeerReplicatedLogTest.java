@@ -89,7 +89,8 @@ class ThreePeerReplicatedLogTest {
       start = System.nanoTime();
       assertThatThrownBy(() -> cluster.log(survivor).readBarrier().join())
           .isInstanceOf(CompletionException.class)
-          .cause().isInstanceOf(ConsensusUnavailableException.class);
+          .cause().isInstanceOf(ConsensusUnavailableException.class)
+          .satisfies(e -> log.info("read barrier without quorum failed with: {}", e.getMessage()));
       long readMs = (System.nanoTime() - start) / 1_000_000;
 
       log.info("MEASURED no-quorum failure: write {} ms, read barrier {} ms", writeMs, readMs);
@@ -97,6 +98,30 @@ class ThreePeerReplicatedLogTest {
       assertThat(writeMs).isLessThan(bound);
       assertThat(readMs).isLessThan(bound);
       assertThat(cluster.machine(survivor).get("after")).isEmpty();
+    }
+  }
+
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void closeFailsPendingCallsAtOnceAndLaterCallsImmediately() {
+    try (TestCluster cluster = TestCluster.started(dir, 3, b -> b.requestTimeout(Duration.ofSeconds(20)))) {
+      int leader = cluster.awaitLeader(ELECTION);
+      int survivor = cluster.anyFollower(leader);
+      for (int i = 0; i < 3; i++) {
+        if (i != survivor) {
+          cluster.stop(i);
+        }
+      }
+      var pending = cluster.log(survivor).submit(KvStateMachine.put("never", "n"));
+      RatisReplicatedLog closing = cluster.log(survivor);
+      long start = System.nanoTime();
+      cluster.stop(survivor);
+      assertThatThrownBy(pending::join).cause().isInstanceOf(ConsensusUnavailableException.class);
+      assertThat((System.nanoTime() - start) / 1_000_000).as("ms to fail a pending call on close").isLessThan(10_000);
+      assertThatThrownBy(() -> closing.submit(KvStateMachine.put("x", "y")).join())
+          .cause().isInstanceOf(ConsensusUnavailableException.class).hasMessageContaining("stopped");
+      assertThatThrownBy(() -> closing.readBarrier().join())
+          .cause().isInstanceOf(ConsensusUnavailableException.class);
     }
   }
 
