@@ -1,0 +1,174 @@
+package dev.nacre.consensus.raft;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Everything one member needs to join its Raft group, validated once. Build with {@link #builder}.
+ *
+ * @param groupId name of the group; every member must use the same one
+ * @param selfId this member's peer id (unique per process, and per JVM in tests)
+ * @param peers every member of the group, id to {@code host:port} of its Raft port, self included
+ * @param storageDir folder for the Raft log, its metadata and snapshots (one per member)
+ * @param electionTimeoutMin lower bound of the randomized follower timeout before an election
+ * @param electionTimeoutMax upper bound of that timeout
+ * @param requestTimeout bound within which a write or read barrier succeeds or fails
+ * @param snapshotThreshold applied entries since the last snapshot that trigger a new one
+ * @param logSegmentSizeBytes size at which a log segment is closed (only closed ones are purged)
+ */
+public record RaftConfig(
+    String groupId,
+    String selfId,
+    Map<String, String> peers,
+    Path storageDir,
+    Duration electionTimeoutMin,
+    Duration electionTimeoutMax,
+    Duration requestTimeout,
+    long snapshotThreshold,
+    long logSegmentSizeBytes) {
+
+  /** Survived leader kills under load on 2 cores, and still elects within about 1.2 s. */
+  public static final Duration DEFAULT_ELECTION_TIMEOUT_MIN = Duration.ofMillis(600);
+  public static final Duration DEFAULT_ELECTION_TIMEOUT_MAX = Duration.ofMillis(1200);
+  /** Nacos' default for a CP write without quorum to fail. */
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(3);
+  public static final long DEFAULT_SNAPSHOT_THRESHOLD = 10_000;
+  public static final long DEFAULT_LOG_SEGMENT_SIZE_BYTES = 8L * 1024 * 1024;
+
+  public RaftConfig {
+    requireText(groupId, "groupId");
+    requireText(selfId, "selfId");
+    Objects.requireNonNull(peers, "peers");
+    Objects.requireNonNull(storageDir, "storageDir: set a folder of its own for this member");
+    Objects.requireNonNull(electionTimeoutMin, "electionTimeoutMin");
+    Objects.requireNonNull(electionTimeoutMax, "electionTimeoutMax");
+    Objects.requireNonNull(requestTimeout, "requestTimeout");
+    if (!peers.containsKey(selfId)) {
+      throw new IllegalArgumentException(
+          "selfId " + selfId + " is not among the peers " + peers.keySet() + "; list every member, self included");
+    }
+    peers.forEach((id, address) -> parsePort(id, address));
+    if (electionTimeoutMin.toMillis() < 100 || electionTimeoutMax.compareTo(electionTimeoutMin) <= 0) {
+      throw new IllegalArgumentException(
+          "election timeouts must satisfy 100 ms <= min < max, got " + electionTimeoutMin.toMillis()
+              + "/" + electionTimeoutMax.toMillis() + " ms");
+    }
+    if (requestTimeout.compareTo(electionTimeoutMax) <= 0) {
+      throw new IllegalArgumentException(
+          "requestTimeout (" + requestTimeout.toMillis() + " ms) must exceed electionTimeoutMax ("
+              + electionTimeoutMax.toMillis() + " ms), or writes fail during every election");
+    }
+    if (snapshotThreshold < 1 || logSegmentSizeBytes < 1024) {
+      throw new IllegalArgumentException(
+          "snapshotThreshold must be >= 1 and logSegmentSizeBytes >= 1024, got " + snapshotThreshold
+              + " and " + logSegmentSizeBytes);
+    }
+    peers = Collections.unmodifiableMap(new LinkedHashMap<>(peers));
+    storageDir = storageDir.toAbsolutePath();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The port this member's Raft server listens on. */
+  public int selfPort() {
+    return parsePort(selfId, peers.get(selfId));
+  }
+
+  /** Members needed for a quorum. */
+  public int quorumSize() {
+    return peers.size() / 2 + 1;
+  }
+
+  private static int parsePort(String id, String address) {
+    int colon = address == null ? -1 : address.lastIndexOf(':');
+    try {
+      int port = Integer.parseInt(address.substring(colon + 1));
+      if (colon > 0 && port > 0 && port < 65536) {
+        return port;
+      }
+    } catch (RuntimeException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("peer " + id + " has address '" + address + "'; expected host:port");
+  }
+
+  private static void requireText(String value, String name) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(name + " must not be blank");
+    }
+  }
+
+  /** Mutable builder with Nacos-like defaults; {@link #build} validates. */
+  public static final class Builder {
+    private String groupId = "nacre-naming";
+    private String selfId;
+    private final Map<String, String> peers = new LinkedHashMap<>();
+    private Path storageDir;
+    private Duration electionTimeoutMin = DEFAULT_ELECTION_TIMEOUT_MIN;
+    private Duration electionTimeoutMax = DEFAULT_ELECTION_TIMEOUT_MAX;
+    private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+    private long snapshotThreshold = DEFAULT_SNAPSHOT_THRESHOLD;
+    private long logSegmentSizeBytes = DEFAULT_LOG_SEGMENT_SIZE_BYTES;
+
+    private Builder() {}
+
+    public Builder groupId(String groupId) {
+      this.groupId = groupId;
+      return this;
+    }
+
+    public Builder selfId(String selfId) {
+      this.selfId = selfId;
+      return this;
+    }
+
+    public Builder peer(String id, String hostPort) {
+      this.peers.put(id, hostPort);
+      return this;
+    }
+
+    public Builder peers(Map<String, String> peers) {
+      this.peers.clear();
+      this.peers.putAll(peers);
+      return this;
+    }
+
+    public Builder storageDir(Path storageDir) {
+      this.storageDir = storageDir;
+      return this;
+    }
+
+    public Builder electionTimeout(Duration min, Duration max) {
+      this.electionTimeoutMin = min;
+      this.electionTimeoutMax = max;
+      return this;
+    }
+
+    public Builder requestTimeout(Duration requestTimeout) {
+      this.requestTimeout = requestTimeout;
+      return this;
+    }
+
+    public Builder snapshotThreshold(long entries) {
+      this.snapshotThreshold = entries;
+      return this;
+    }
+
+    public Builder logSegmentSizeBytes(long bytes) {
+      this.logSegmentSizeBytes = bytes;
+      return this;
+    }
+
+    public RaftConfig build() {
+      return new RaftConfig(
+          groupId, selfId, peers, storageDir, electionTimeoutMin, electionTimeoutMax, requestTimeout,
+          snapshotThreshold, logSegmentSizeBytes);
+    }
+  }
+}

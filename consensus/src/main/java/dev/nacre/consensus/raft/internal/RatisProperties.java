@@ -1,0 +1,67 @@
+package dev.nacre.consensus.raft.internal;
+
+import dev.nacre.consensus.raft.RaftConfig;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.client.RaftClientConfigKeys;
+import org.apache.ratis.client.retry.RequestTypeDependentRetryPolicy;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.proto.RaftProtos.RaftClientRequestProto.TypeCase;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.retry.RetryPolicy;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+
+/** Translates a {@link RaftConfig} into Ratis' typed keys: the only place that knows them. */
+public final class RatisProperties {
+  /** Pause between client retries while there is no leader: short, since elections take ~1 s. */
+  private static final TimeDuration RETRY_SLEEP = TimeDuration.valueOf(100, TimeUnit.MILLISECONDS);
+
+  private RatisProperties() {}
+
+  public static RaftProperties server(RaftConfig config) {
+    RaftProperties p = new RaftProperties();
+    RaftServerConfigKeys.setStorageDir(p, List.of(config.storageDir().toFile()));
+    GrpcConfigKeys.Server.setPort(p, config.selfPort());
+    RaftServerConfigKeys.Rpc.setTimeoutMin(p, millis(config.electionTimeoutMin().toMillis()));
+    RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(config.electionTimeoutMax().toMillis()));
+    RaftServerConfigKeys.Rpc.setRequestTimeout(p, millis(config.requestTimeout().toMillis()));
+    RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+    RaftServerConfigKeys.Read.setTimeout(p, millis(config.requestTimeout().toMillis()));
+
+    RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
+    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, config.snapshotThreshold());
+    RaftServerConfigKeys.Snapshot.setCreationGap(p, Math.min(config.snapshotThreshold(), 1024));
+    RaftServerConfigKeys.Snapshot.setRetentionFileNum(p, 2);
+    // A member that is down for long must not make the leader keep its whole log: it gets a snapshot.
+    RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+    RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(config.snapshotThreshold(), 1024));
+    RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(config.logSegmentSizeBytes()));
+    RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, true);
+    return p;
+  }
+
+  public static RaftProperties client(RaftConfig config) {
+    RaftProperties p = new RaftProperties();
+    RaftClientConfigKeys.Rpc.setRequestTimeout(p, millis(config.requestTimeout().toMillis()));
+    return p;
+  }
+
+  /** Retries through elections, but gives up once the request timeout has passed. */
+  public static RetryPolicy clientRetry(RaftConfig config) {
+    TimeDuration timeout = millis(config.requestTimeout().toMillis());
+    RetryPolicy retry = RetryPolicies.retryForeverWithSleep(RETRY_SLEEP);
+    return RequestTypeDependentRetryPolicy.newBuilder()
+        .setRetryPolicy(TypeCase.WRITE, retry)
+        .setTimeout(TypeCase.WRITE, timeout)
+        .setRetryPolicy(TypeCase.READ, retry)
+        .setTimeout(TypeCase.READ, timeout)
+        .build();
+  }
+
+  private static TimeDuration millis(long ms) {
+    return TimeDuration.valueOf(ms, TimeUnit.MILLISECONDS);
+  }
+}

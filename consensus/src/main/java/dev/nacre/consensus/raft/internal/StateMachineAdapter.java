@@ -1,0 +1,165 @@
+package dev.nacre.consensus.raft.internal;
+
+import dev.nacre.consensus.raft.OperationRejectedException;
+import dev.nacre.consensus.raft.ReplicatedStateMachine;
+import java.io.IOException;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftGroupMemberId;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.raftlog.RaftLog;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.StateMachineStorage;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.apache.ratis.util.LifeCycle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Bridges Ratis to a {@link ReplicatedStateMachine}: applies committed entries in order (skipping
+ * those already durable), snapshots through {@link CheckpointSnapshotStorage}, and loads a snapshot
+ * that the leader installed. Ratis calls apply, snapshot and reinitialize from one thread.
+ */
+public final class StateMachineAdapter extends BaseStateMachine {
+  private static final Logger log = LoggerFactory.getLogger(StateMachineAdapter.class);
+
+  private final String selfId;
+  private final ReplicatedStateMachine delegate;
+  private final CheckpointSnapshotStorage storage;
+  private final AppliedIndexWaiters appliedWaiters;
+  private final LeaderWatch leaderWatch;
+
+  public StateMachineAdapter(
+      String selfId, ReplicatedStateMachine delegate, AppliedIndexWaiters appliedWaiters, LeaderWatch leaderWatch) {
+    this.selfId = selfId;
+    this.delegate = delegate;
+    this.storage = new CheckpointSnapshotStorage(selfId);
+    this.appliedWaiters = appliedWaiters;
+    this.leaderWatch = leaderWatch;
+  }
+
+  @Override
+  public StateMachineStorage getStateMachineStorage() {
+    return storage;
+  }
+
+  @Override
+  public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+    super.initialize(server, groupId, raftStorage);
+    storage.init(raftStorage);
+    loadLatestSnapshot(false);
+    getLifeCycle().transition(LifeCycle.State.STARTING);
+    getLifeCycle().transition(LifeCycle.State.RUNNING);
+  }
+
+  /** Ratis pauses the state machine before it swaps in a snapshot received from the leader. */
+  @Override
+  public synchronized void pause() {
+    if (getLifeCycleState() == LifeCycle.State.RUNNING) {
+      getLifeCycle().transition(LifeCycle.State.PAUSING);
+      getLifeCycle().transition(LifeCycle.State.PAUSED);
+    }
+  }
+
+  /** Called by Ratis after it replaced the state machine folder with the leader's snapshot. */
+  @Override
+  public synchronized void reinitialize() throws IOException {
+    loadLatestSnapshot(true);
+    if (getLifeCycleState() == LifeCycle.State.PAUSED) {
+      getLifeCycle().transition(LifeCycle.State.STARTING);
+      getLifeCycle().transition(LifeCycle.State.RUNNING);
+    }
+  }
+
+  private void loadLatestSnapshot(boolean installedFromLeader) throws IOException {
+    Optional<CheckpointSnapshotStorage.Snapshot> found = storage.refresh();
+    if (found.isEmpty()) {
+      log.info("[{}] no snapshot; state machine is at index {}", selfId, delegate.lastAppliedIndex());
+      return;
+    }
+    CheckpointSnapshotStorage.Snapshot snapshot = found.get();
+    if (installedFromLeader) {
+      storage.removeTransferDigests(snapshot);
+    }
+    // Behind the snapshot (wiped store, or a crash right after Ratis swapped folders): load it.
+    if (delegate.lastAppliedIndex() < snapshot.dataIndex()) {
+      log.info("[{}] installing snapshot {} (state machine was at index {})",
+          selfId, snapshot.dir().getFileName(), delegate.lastAppliedIndex());
+      delegate.installSnapshot(snapshot.dataDir());
+    }
+    // Ratis replays the log after this index; entries the store already holds are skipped in apply.
+    updateLastAppliedTermIndex(snapshot.termIndex());
+    appliedWaiters.advance(snapshot.termIndex().getIndex());
+    log.info("[{}] loaded snapshot {}; state machine at index {}",
+        selfId, snapshot.termIndex(), delegate.lastAppliedIndex());
+  }
+
+  @Override
+  public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+    LogEntryProto entry = trx.getLogEntry();
+    long index = entry.getIndex();
+    byte[] reply;
+    if (index <= delegate.lastAppliedIndex()) {
+      log.debug("[{}] skipping entry {}: already durable", selfId, index);
+      reply = ApplyResult.ok(new byte[0]);
+    } else {
+      delegate.setCurrentTerm(entry.getTerm());
+      reply = applyToDelegate(index, entry.getStateMachineLogEntry().getLogData().toByteArray());
+    }
+    updateLastAppliedTermIndex(entry.getTerm(), index);
+    appliedWaiters.advance(index);
+    return CompletableFuture.completedFuture(Message.valueOf(UnsafeByteOperations.unsafeWrap(reply)));
+  }
+
+  private byte[] applyToDelegate(long index, byte[] operation) {
+    try {
+      return ApplyResult.ok(delegate.apply(index, operation));
+    } catch (OperationRejectedException e) {
+      log.debug("[{}] entry {} rejected: {}", selfId, index, e.getMessage());
+      return ApplyResult.rejected(e.getMessage());
+    } catch (RuntimeException e) {
+      // Skipping the entry would let this member diverge; Ratis stops the member instead.
+      log.error("[{}] the state machine failed to apply entry {}; this member stops so that it does"
+          + " not diverge. Fix the cause (disk full? corrupt store?) and restart it: it replays from"
+          + " its last durable index.", selfId, index, e);
+      throw e;
+    }
+  }
+
+  @Override
+  public void notifyTermIndexUpdated(long term, long index) {
+    // Configuration and leader no-op entries: nothing to apply, but they advance the index.
+    super.notifyTermIndexUpdated(term, index);
+    appliedWaiters.advance(index);
+  }
+
+  @Override
+  public long takeSnapshot() throws IOException {
+    TermIndex last = getLastAppliedTermIndex();
+    if (last == null || last.getIndex() <= 0) {
+      return RaftLog.INVALID_LOG_INDEX;
+    }
+    long dataIndex = delegate.lastAppliedIndex();
+    return storage.write(last, dataIndex, delegate::writeSnapshot).termIndex().getIndex();
+  }
+
+  @Override
+  public CompletableFuture<Message> query(Message request) {
+    // Read barriers only need Ratis to wait for the read index; local state is read by the caller.
+    return CompletableFuture.completedFuture(Message.EMPTY);
+  }
+
+  @Override
+  public void notifyLeaderChanged(RaftGroupMemberId groupMemberId, RaftPeerId newLeaderId) {
+    String leader = newLeaderId == null ? null : newLeaderId.toString();
+    log.info("[{}] leader is now {}", selfId, leader == null ? "unknown" : leader);
+    leaderWatch.update(leader);
+  }
+}

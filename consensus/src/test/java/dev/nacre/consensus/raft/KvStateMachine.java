@@ -1,0 +1,134 @@
+package dev.nacre.consensus.raft;
+
+import dev.nacre.storage.Batch;
+import dev.nacre.storage.RocksStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * A key/value map on RocksDB for tests. Operations are {@code P key=value} (put, returns the old
+ * value) and {@code C key=value} (create, rejected when the key exists).
+ */
+final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
+  static final String FAMILY = "kv";
+
+  private final RocksStore store;
+  private final AtomicInteger applies = new AtomicInteger();
+  private final AtomicInteger installs = new AtomicInteger();
+  private volatile long term;
+  /** Tests read while the apply thread may swap the store for a snapshot: reads wait for that. */
+  private final ReadWriteLock swap = new ReentrantReadWriteLock();
+
+  KvStateMachine(Path dir) {
+    this.store = RocksStore.open(dir, List.of(FAMILY));
+  }
+
+  static byte[] put(String key, String value) {
+    return ("P " + key + "=" + value).getBytes(StandardCharsets.UTF_8);
+  }
+
+  static byte[] create(String key, String value) {
+    return ("C " + key + "=" + value).getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public byte[] apply(long index, byte[] operation) {
+    String text = new String(operation, StandardCharsets.UTF_8);
+    int eq = text.indexOf('=');
+    String key = text.substring(2, eq);
+    String value = text.substring(eq + 1);
+    Optional<String> old = get(key);
+    if (text.charAt(0) == 'C' && old.isPresent()) {
+      throw new OperationRejectedException("key " + key + " already exists");
+    }
+    store.commit(new Batch().put(FAMILY, bytes(key), bytes(value)), index, term);
+    applies.incrementAndGet();
+    return bytes(old.orElse(""));
+  }
+
+  Optional<String> get(String key) {
+    swap.readLock().lock();
+    try {
+      return store.get(FAMILY, bytes(key)).map(b -> new String(b, StandardCharsets.UTF_8));
+    } finally {
+      swap.readLock().unlock();
+    }
+  }
+
+  int size() {
+    swap.readLock().lock();
+    try {
+      int[] n = {0};
+      store.forEach(FAMILY, (k, v) -> n[0]++);
+      return n[0];
+    } finally {
+      swap.readLock().unlock();
+    }
+  }
+
+  int applies() {
+    return applies.get();
+  }
+
+  int installs() {
+    return installs.get();
+  }
+
+  @Override
+  public long lastAppliedIndex() {
+    return store.appliedIndex();
+  }
+
+  @Override
+  public long lastAppliedTerm() {
+    return store.appliedTerm();
+  }
+
+  @Override
+  public void setCurrentTerm(long term) {
+    this.term = term;
+  }
+
+  @Override
+  public void writeSnapshot(Path emptyDir) {
+    try {
+      Files.delete(emptyDir); // RocksDB creates the checkpoint folder itself
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    store.checkpoint(emptyDir);
+  }
+
+  @Override
+  public void installSnapshot(Path snapshotDir) {
+    swap.writeLock().lock();
+    try {
+      store.replaceWith(snapshotDir);
+    } finally {
+      swap.writeLock().unlock();
+    }
+    installs.incrementAndGet();
+  }
+
+  @Override
+  public void close() {
+    swap.writeLock().lock();
+    try {
+      store.close();
+    } finally {
+      swap.writeLock().unlock();
+    }
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,41 @@
+package dev.nacre.consensus.raft;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class RaftConfigTest {
+  private RaftConfig.Builder valid() {
+    return RaftConfig.builder().selfId("a").peer("a", "127.0.0.1:7001").peer("b", "127.0.0.1:7002")
+        .peer("c", "127.0.0.1:7003").storageDir(Path.of("data"));
+  }
+
+  @Test
+  void defaultsAreNacosLike() {
+    RaftConfig config = valid().build();
+    assertThat(config.requestTimeout()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(config.selfPort()).isEqualTo(7001);
+    assertThat(config.quorumSize()).isEqualTo(2);
+    assertThat(config.storageDir().isAbsolute()).isTrue();
+  }
+
+  @Test
+  void rejectsSelfNotAmongPeers() {
+    assertThatThrownBy(() -> valid().selfId("z").build()).hasMessageContaining("not among the peers");
+  }
+
+  @Test
+  void rejectsBadAddressAndTimeouts() {
+    assertThatThrownBy(() -> valid().peer("d", "nohost").build()).hasMessageContaining("host:port");
+    assertThatThrownBy(() -> valid().electionTimeout(Duration.ofMillis(500), Duration.ofMillis(400)).build())
+        .hasMessageContaining("election timeouts");
+    assertThatThrownBy(() -> valid().requestTimeout(Duration.ofMillis(1000)).build())
+        .hasMessageContaining("requestTimeout");
+  }
+}

@@ -1,0 +1,67 @@
+package dev.nacre.consensus.raft;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+class SinglePeerReplicatedLogTest {
+  @TempDir Path dir;
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void submitAppliesAndRestartNeitherLosesNorReappliesEntries() {
+    try (TestCluster cluster = TestCluster.started(dir, 1, b -> b)) {
+      cluster.log(0).awaitLeader(Duration.ofSeconds(10));
+      for (int i = 0; i < 20; i++) {
+        cluster.log(0).submit(KvStateMachine.put("k" + i, "v" + i)).join();
+      }
+      byte[] old = cluster.log(0).submit(KvStateMachine.put("k0", "again")).join();
+      assertThat(new String(old, StandardCharsets.UTF_8)).isEqualTo("v0");
+      assertThat(cluster.machine(0).applies()).isEqualTo(21);
+      long appliedBefore = cluster.machine(0).lastAppliedIndex();
+
+      cluster.stop(0);
+      cluster.start(0);
+      cluster.log(0).awaitLeader(Duration.ofSeconds(10));
+      await().atMost(Duration.ofSeconds(10))
+          .until(() -> cluster.log(0).status().appliedIndex() >= appliedBefore);
+
+      assertThat(cluster.machine(0).get("k0")).contains("again");
+      assertThat(cluster.machine(0).get("k19")).contains("v19");
+      assertThat(cluster.machine(0).applies()).as("entries replayed after restart must be skipped").isZero();
+      cluster.log(0).submit(KvStateMachine.put("k20", "v20")).join();
+      assertThat(cluster.machine(0).applies()).isEqualTo(1);
+      assertThat(cluster.machine(0).size()).isEqualTo(21);
+    }
+  }
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void rejectedOperationFailsTheSubmitAndLeavesStateAlone() {
+    try (TestCluster cluster = TestCluster.started(dir, 1, b -> b)) {
+      cluster.log(0).awaitLeader(Duration.ofSeconds(10));
+      cluster.log(0).submit(KvStateMachine.create("svc", "first")).join();
+      long appliedBefore = cluster.machine(0).lastAppliedIndex();
+
+      assertThatThrownBy(() -> cluster.log(0).submit(KvStateMachine.create("svc", "second")).join())
+          .isInstanceOf(CompletionException.class)
+          .cause().isInstanceOf(OperationRejectedException.class).hasMessageContaining("already exists");
+
+      assertThat(cluster.machine(0).get("svc")).contains("first");
+      assertThat(cluster.machine(0).applies()).isEqualTo(1);
+      assertThat(cluster.machine(0).lastAppliedIndex()).isEqualTo(appliedBefore);
+      // The group keeps working after a rejection.
+      cluster.log(0).submit(KvStateMachine.put("svc", "third")).join();
+      assertThat(cluster.machine(0).get("svc")).contains("third");
+    }
+  }
+}

@@ -1,0 +1,159 @@
+package dev.nacre.consensus.raft;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * N Raft members in this JVM on loopback ports, each with its own folder. Peer ids carry a random
+ * suffix so that clusters of concurrent tests never share ids. Prints every member's status on close.
+ */
+final class TestCluster implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(TestCluster.class);
+
+  private final Path root;
+  private final List<String> ids = new ArrayList<>();
+  private final Map<String, String> peers = new LinkedHashMap<>();
+  private final UnaryOperator<RaftConfig.Builder> tuning;
+  private final RatisReplicatedLog[] logs;
+  private final KvStateMachine[] machines;
+
+  TestCluster(Path root, int size, UnaryOperator<RaftConfig.Builder> tuning) {
+    this.root = root;
+    this.tuning = tuning;
+    this.logs = new RatisReplicatedLog[size];
+    this.machines = new KvStateMachine[size];
+    String suffix = UUID.randomUUID().toString().substring(0, 8);
+    for (int i = 0; i < size; i++) {
+      String id = "n" + i + "-" + suffix;
+      ids.add(id);
+      peers.put(id, "127.0.0.1:" + freePort());
+    }
+  }
+
+  static TestCluster started(Path root, int size, UnaryOperator<RaftConfig.Builder> tuning) {
+    TestCluster cluster = new TestCluster(root, size, tuning);
+    for (int i = 0; i < size; i++) {
+      cluster.start(i);
+    }
+    return cluster;
+  }
+
+  void start(int i) {
+    Path dir = root.resolve(ids.get(i));
+    machines[i] = new KvStateMachine(dir.resolve("kv"));
+    RaftConfig.Builder builder = RaftConfig.builder()
+        .groupId("test-group")
+        .selfId(ids.get(i))
+        .peers(peers)
+        .storageDir(dir.resolve("raft"));
+    // -Dnacre.test.election=500,1000 measures other election timeouts without editing defaults.
+    String election = System.getProperty("nacre.test.election");
+    if (election != null) {
+      String[] minMax = election.split(",");
+      builder.electionTimeout(
+          Duration.ofMillis(Long.parseLong(minMax[0].trim())), Duration.ofMillis(Long.parseLong(minMax[1].trim())));
+    }
+    RaftConfig config = tuning.apply(builder).build();
+    logs[i] = RatisReplicatedLog.start(config, machines[i]);
+  }
+
+  void stop(int i) {
+    logs[i].close();
+    machines[i].close();
+    logs[i] = null;
+  }
+
+  void wipe(int i) throws IOException {
+    try (Stream<Path> paths = Files.walk(root.resolve(ids.get(i)))) {
+      for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+        Files.delete(p);
+      }
+    }
+  }
+
+  RatisReplicatedLog log(int i) {
+    return logs[i];
+  }
+
+  KvStateMachine machine(int i) {
+    return machines[i];
+  }
+
+  int size() {
+    return logs.length;
+  }
+
+  /** Index of the running member that all running members agree is the leader. */
+  int awaitLeader(Duration timeout) {
+    int[] found = {-1};
+    await().atMost(timeout).pollInterval(Duration.ofMillis(20)).until(() -> {
+      found[0] = agreedLeader();
+      return found[0] >= 0;
+    });
+    return found[0];
+  }
+
+  private int agreedLeader() {
+    int leader = -1;
+    for (int i = 0; i < logs.length; i++) {
+      if (logs[i] != null && logs[i].status().role().equals("LEADER")) {
+        leader = i;
+      }
+    }
+    if (leader < 0) {
+      return -1;
+    }
+    for (RatisReplicatedLog l : logs) {
+      if (l != null && !l.status().leaderId().equals(ids.get(leader))) {
+        return -1;
+      }
+    }
+    return leader;
+  }
+
+  int anyFollower(int leader) {
+    for (int i = 0; i < logs.length; i++) {
+      if (i != leader && logs[i] != null) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("no running follower");
+  }
+
+  @Override
+  public void close() {
+    for (int i = 0; i < logs.length; i++) {
+      log.info("member {}: {}", ids.get(i), logs[i] == null ? "stopped" : logs[i].status());
+    }
+    for (int i = 0; i < logs.length; i++) {
+      if (logs[i] != null) {
+        stop(i);
+      }
+    }
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

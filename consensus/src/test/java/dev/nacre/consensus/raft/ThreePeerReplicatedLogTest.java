@@ -1,0 +1,145 @@
+package dev.nacre.consensus.raft;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+class ThreePeerReplicatedLogTest {
+  private static final Logger log = LoggerFactory.getLogger(ThreePeerReplicatedLogTest.class);
+  private static final Duration ELECTION = Duration.ofSeconds(15);
+
+  @TempDir Path dir;
+
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void submitOnFollowerIsAppliedEverywhereAndWritesGoOnAfterLeaderLoss() {
+    try (TestCluster cluster = TestCluster.started(dir, 3, b -> b)) {
+      int leader = cluster.awaitLeader(ELECTION);
+      int follower = cluster.anyFollower(leader);
+
+      cluster.log(follower).submit(KvStateMachine.put("a", "1")).join();
+      // Acknowledged means applied on the member that answered, without waiting.
+      assertThat(cluster.machine(follower).get("a")).contains("1");
+      for (int i = 0; i < 3; i++) {
+        int member = i;
+        await().atMost(Duration.ofSeconds(5)).until(() -> cluster.machine(member).get("a").isPresent());
+      }
+
+      long killedAt = System.nanoTime();
+      cluster.stop(leader);
+      int survivor = cluster.anyFollower(leader);
+      long writtenAt = writeUntilSuccess(cluster, survivor, KvStateMachine.put("b", "2"), Duration.ofSeconds(20));
+      long failoverMs = (writtenAt - killedAt) / 1_000_000;
+      log.info("MEASURED leader kill -> next successful write: {} ms", failoverMs);
+      System.out.println("MEASURED leader kill -> next successful write: " + failoverMs + " ms");
+
+      assertThat(cluster.machine(survivor).get("b")).contains("2");
+      int newLeader = cluster.awaitLeader(ELECTION);
+      assertThat(newLeader).isNotEqualTo(leader);
+      cluster.log(newLeader).submit(KvStateMachine.put("c", "3")).join();
+      assertThat(cluster.machine(newLeader).get("c")).contains("3");
+    }
+  }
+
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void readBarrierOnFollowerSeesWritesCommittedThroughTheLeader() {
+    try (TestCluster cluster = TestCluster.started(dir, 3, b -> b)) {
+      int leader = cluster.awaitLeader(ELECTION);
+      int follower = cluster.anyFollower(leader);
+      for (int i = 0; i < 30; i++) {
+        cluster.log(leader).submit(KvStateMachine.put("r" + i, "v" + i)).join();
+        cluster.log(follower).readBarrier().join();
+        assertThat(cluster.machine(follower).get("r" + i)).as("follower after barrier").contains("v" + i);
+      }
+    }
+  }
+
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void minorityFailsWritesAndReadsWithinTheRequestTimeout() {
+    try (TestCluster cluster = TestCluster.started(dir, 3, b -> b)) {
+      int leader = cluster.awaitLeader(ELECTION);
+      cluster.log(leader).submit(KvStateMachine.put("before", "x")).join();
+      int survivor = cluster.anyFollower(leader);
+      for (int i = 0; i < 3; i++) {
+        if (i != survivor) {
+          cluster.stop(i);
+        }
+      }
+      long bound = cluster.log(survivor).config().requestTimeout().toMillis() + 1500;
+
+      long start = System.nanoTime();
+      assertThatThrownBy(() -> cluster.log(survivor).submit(KvStateMachine.put("after", "y")).join())
+          .isInstanceOf(CompletionException.class)
+          .cause().isInstanceOf(ConsensusUnavailableException.class)
+          .hasMessageContaining("no quorum").hasMessageContaining("2 of 3 members must be up");
+      long writeMs = (System.nanoTime() - start) / 1_000_000;
+
+      start = System.nanoTime();
+      assertThatThrownBy(() -> cluster.log(survivor).readBarrier().join())
+          .isInstanceOf(CompletionException.class)
+          .cause().isInstanceOf(ConsensusUnavailableException.class)
+          .satisfies(e -> log.info("read barrier without quorum failed with: {}", e.getMessage()));
+      long readMs = (System.nanoTime() - start) / 1_000_000;
+
+      log.info("MEASURED no-quorum failure: write {} ms, read barrier {} ms", writeMs, readMs);
+      System.out.println("MEASURED no-quorum failure: write " + writeMs + " ms, read barrier " + readMs + " ms");
+      assertThat(writeMs).isLessThan(bound);
+      assertThat(readMs).isLessThan(bound);
+      assertThat(cluster.machine(survivor).get("after")).isEmpty();
+    }
+  }
+
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void closeFailsPendingCallsAtOnceAndLaterCallsImmediately() {
+    try (TestCluster cluster = TestCluster.started(dir, 3, b -> b.requestTimeout(Duration.ofSeconds(20)))) {
+      int leader = cluster.awaitLeader(ELECTION);
+      int survivor = cluster.anyFollower(leader);
+      for (int i = 0; i < 3; i++) {
+        if (i != survivor) {
+          cluster.stop(i);
+        }
+      }
+      var pending = cluster.log(survivor).submit(KvStateMachine.put("never", "n"));
+      RatisReplicatedLog closing = cluster.log(survivor);
+      long start = System.nanoTime();
+      cluster.stop(survivor);
+      assertThatThrownBy(pending::join).cause().isInstanceOf(ConsensusUnavailableException.class);
+      assertThat((System.nanoTime() - start) / 1_000_000).as("ms to fail a pending call on close").isLessThan(10_000);
+      assertThatThrownBy(() -> closing.submit(KvStateMachine.put("x", "y")).join())
+          .cause().isInstanceOf(ConsensusUnavailableException.class).hasMessageContaining("stopped");
+      assertThatThrownBy(() -> closing.readBarrier().join())
+          .cause().isInstanceOf(ConsensusUnavailableException.class);
+    }
+  }
+
+  /** Retries a write (each attempt bounded by the request timeout) until one succeeds; returns when. */
+  static long writeUntilSuccess(TestCluster cluster, int member, byte[] op, Duration timeout) {
+    long[] at = {0};
+    await().atMost(timeout).pollInterval(Duration.ofMillis(10)).until(() -> {
+      try {
+        cluster.log(member).submit(op).join();
+        at[0] = System.nanoTime();
+        return true;
+      } catch (CompletionException e) {
+        if (e.getCause() instanceof ConsensusUnavailableException) {
+          return false;
+        }
+        throw e;
+      }
+    });
+    return at[0];
+  }
+}
