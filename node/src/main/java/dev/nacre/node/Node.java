@@ -1,6 +1,5 @@
 package dev.nacre.node;
 
-import dev.nacre.consensus.raft.ConsensusUnavailableException;
 import dev.nacre.consensus.raft.RaftConfig;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.RatisReplicatedLog;
@@ -18,7 +17,6 @@ import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.http.HttpServer;
 import java.net.InetSocketAddress;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
@@ -97,15 +95,14 @@ public final class Node implements AutoCloseable {
     log.info("[{}] ready: HTTP on {}, Raft on {}", config.address(), http.address(), config.raftPort());
   }
 
+  /**
+   * A standalone node elects itself; waiting for that keeps its first CP write from failing. A
+   * cluster member does not wait: its peers may start later, and until a quorum forms it serves
+   * reads and AP writes while CP writes fail with 503.
+   */
   private void awaitLeaderIfAlone() {
-    Duration bound = config.electionTimeoutMax().multipliedBy(10);
-    try {
-      raft.awaitLeader(bound);
-    } catch (ConsensusUnavailableException e) {
-      if (config.members().size() == 1) {
-        throw e;
-      }
-      log.warn("[{}] {}; serving reads, CP writes fail until a quorum forms", config.address(), e.getMessage());
+    if (config.members().size() == 1) {
+      raft.awaitLeader(config.electionTimeoutMax().multipliedBy(10));
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.nacre.node;
 
 import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.node.api.ClusterApi;
 import dev.nacre.node.api.ClusterStatus;
 import dev.nacre.node.api.InstanceApi;
 import dev.nacre.node.api.Json;
@@ -21,6 +22,7 @@ final class Routes {
     new InstanceApi(naming, json).register(router);
     new ServiceApi(naming, json).register(router);
     new NamespaceApi(naming, json).register(router);
+    new ClusterApi(naming, json).register(router);
     new OperatorApi(naming, cluster, json, switches(config)).register(router);
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -25,7 +26,7 @@ class BadInputTest {
   @BeforeAll
   static void start() {
     node = TestNode.start(dir);
-    assertThat(node.http.post(NS + "/instance", Map.of("serviceName", "keep", "ip", "10.9.9.9", "port", "1")).status()).isEqualTo(200);
+    assertThat(node.http.post(NS + "/instance", Map.of("serviceName", "keep", "ip", "127.9.9.9", "port", "1")).status()).isEqualTo(200);
   }
 
   @AfterAll
@@ -34,7 +35,7 @@ class BadInputTest {
   }
 
   private static Map<String, String> valid() {
-    return new HashMap<>(Map.of("serviceName", "bad", "ip", "10.0.0.1", "port", "80"));
+    return new HashMap<>(Map.of("serviceName", "bad", "ip", "127.0.0.1", "port", "80"));
   }
 
   private static Map<String, String> with(String key, String value) {
@@ -72,8 +73,8 @@ class BadInputTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("badRegistrations")
   void registrationIsRefused(String why, Map<String, String> params, String mentions) {
-    for (Map<String, String> p : new Map[] {params, withEphemeralFalse(params)}) {
-      var r = node.http.post(NS + "/instance", p);
+    for (Map<String, String> p : List.of(params, withEphemeralFalse(params))) {
+      var r = node.http.postForm(NS + "/instance", p);
       assertThat(r.status()).as(why).isEqualTo(400);
       assertThat(r.body()).as(why).startsWith("caused: ").containsIgnoringCase(mentions);
     }
@@ -106,8 +107,12 @@ class BadInputTest {
 
   @Test
   void malformedEncodingIs400() {
-    var r = node.http.send("GET", NS + "/instance/list?serviceName=%zz", null);
-    assertThat(r.status()).isEqualTo(400);
+    String raw = node.http.raw("GET " + NS + "/instance/list?serviceName=%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    assertThat(raw).startsWith("HTTP/1.1 400");
+    String longLine = node.http.raw("GET " + NS + "/instance/list?serviceName=" + "a".repeat(70_000) + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    assertThat(longLine).startsWith("HTTP/1.1 414").contains("form body");
+    String garbage = node.http.raw("\u0000\u0001 not http at all\r\n\r\n");
+    assertThat(garbage).startsWith("HTTP/1.1 400");
     var beat = node.http.put(NS + "/instance/beat", Map.of("serviceName", "keep", "beat", "{not json"));
     assertThat(beat.status()).isEqualTo(400);
     assertUntouched();

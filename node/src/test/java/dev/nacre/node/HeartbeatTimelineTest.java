@@ -28,7 +28,10 @@ class HeartbeatTimelineTest {
     try (TestNode node = TestNode.start(dir, Map.of("nacre.naming.heartbeat.scan-ms", "100"))) {
       String metadata = "{\"preserved.heart.beat.timeout\":\"" + TIMEOUT_MS + "\",\"preserved.ip.delete.timeout\":\"" + DELETE_MS
           + "\",\"preserved.heart.beat.interval\":\"500\"}";
-      Map<String, String> id = Map.of("serviceName", "hb", "ip", "10.3.0.1", "port", "80");
+      Map<String, String> id = Map.of("serviceName", "hb", "ip", "127.3.0.1", "port", "80");
+      // A healthy neighbour keeps the service above its protection threshold (0): with every
+      // instance unhealthy, Nacos (and Nacre) would return them all marked healthy.
+      assertThat(node.http.post(NS + "/instance", Map.of("serviceName", "hb", "ip", "127.3.0.2", "port", "80", "ephemeral", "false")).status()).isEqualTo(200);
       long registered = System.nanoTime();
       Map<String, String> reg = new java.util.HashMap<>(id);
       reg.put("metadata", metadata);
@@ -45,15 +48,19 @@ class HeartbeatTimelineTest {
       assertThat(host(node).get("healthy").asBoolean()).as("a beat revives").isTrue();
 
       await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
-          .until(() -> node.list("hb").get("hosts").isEmpty());
+          .until(() -> node.list("hb").get("hosts").size() == 1);
       assertThat(Duration.ofNanos(System.nanoTime() - lastBeat).toMillis()).as("not removed before its delete timeout").isGreaterThanOrEqualTo(DELETE_MS);
+      assertThat(node.list("hb").get("hosts").get(0).get("ip").asText()).isEqualTo("127.3.0.2");
       assertThat(TestNode.json(node.http.put(NS + "/instance/beat", id)).get("code").asInt()).isEqualTo(20404);
     }
   }
 
   private static JsonNode host(TestNode node) {
-    JsonNode hosts = node.list("hb").get("hosts");
-    assertThat(hosts).hasSize(1);
-    return hosts.get(0);
+    for (JsonNode h : node.list("hb").get("hosts")) {
+      if (h.get("ip").asText().equals("127.3.0.1")) {
+        return h;
+      }
+    }
+    throw new AssertionError("127.3.0.1 is not listed");
   }
 }

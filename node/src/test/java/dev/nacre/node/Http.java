@@ -55,6 +55,19 @@ final class Http {
     return send("POST", path, query(params));
   }
 
+  /** Sends bytes as they are over a fresh socket and returns everything the server answers. */
+  String raw(String request) {
+    URI uri = URI.create(base);
+    try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+      socket.setSoTimeout(15_000);
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+      socket.getOutputStream().flush();
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   Response send(String method, String pathAndQuery, String formBody) {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + pathAndQuery)).timeout(Duration.ofSeconds(15));
     if (formBody != null) {

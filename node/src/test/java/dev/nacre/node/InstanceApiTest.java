@@ -47,7 +47,7 @@ class InstanceApiTest {
 
   @Test
   void registerListsEveryNacosFieldWithDefaults() {
-    var r = node.http.post(NS + "/instance", inst("fields", "10.0.0.1", 8080, "metadata", "{\"zone\":\"a\"}"));
+    var r = node.http.post(NS + "/instance", inst("fields", "127.0.0.1", 8080, "metadata", "{\"zone\":\"a\"}"));
     assertThat(r.status()).isEqualTo(200);
     assertThat(r.body()).isEqualTo("ok");
 
@@ -60,7 +60,7 @@ class InstanceApiTest {
     assertThat(list.get("reachProtectionThreshold").asBoolean()).isFalse();
     assertThat(list.get("valid").asBoolean()).isTrue();
     JsonNode h = list.get("hosts").get(0);
-    assertThat(h.get("instanceId").asText()).isEqualTo("10.0.0.1#8080#DEFAULT#DEFAULT_GROUP@@fields");
+    assertThat(h.get("instanceId").asText()).isEqualTo("127.0.0.1#8080#DEFAULT#DEFAULT_GROUP@@fields");
     assertThat(h.get("weight").asDouble()).isEqualTo(1.0);
     assertThat(h.get("healthy").asBoolean()).isTrue();
     assertThat(h.get("enabled").asBoolean()).isTrue();
@@ -75,9 +75,9 @@ class InstanceApiTest {
 
   @Test
   void groupedServiceNamesNamespacesAndFormBodies() {
-    assertThat(node.http.postForm(NS + "/instance", inst("g1@@svc", "10.0.0.2", 1, "namespaceId", "never-created")).status()).isEqualTo(200);
+    assertThat(node.http.postForm(NS + "/instance", inst("g1@@svc", "127.0.0.2", 1, "namespaceId", "never-created")).status()).isEqualTo(200);
     JsonNode list = node.list("svc", Map.of("groupName", "g1", "namespaceId", "never-created"));
-    assertThat(ips(list)).containsExactly("10.0.0.2:1");
+    assertThat(ips(list)).containsExactly("127.0.0.2:1");
     assertThat(list.get("name").asText()).isEqualTo("g1@@svc");
     assertThat(ips(node.list("svc"))).isEmpty();
   }
@@ -85,16 +85,16 @@ class InstanceApiTest {
   @Test
   void registrationIsIdempotentForBothKinds() {
     for (int i = 0; i < 2; i++) {
-      assertThat(node.http.post(NS + "/instance", inst("idem", "10.0.0.3", 80)).status()).isEqualTo(200);
-      assertThat(node.http.post(NS + "/instance", inst("idem", "10.0.0.4", 80, "ephemeral", "false")).status()).isEqualTo(200);
+      assertThat(node.http.post(NS + "/instance", inst("idem", "127.0.0.3", 80)).status()).isEqualTo(200);
+      assertThat(node.http.post(NS + "/instance", inst("idem", "127.0.0.4", 80, "ephemeral", "false")).status()).isEqualTo(200);
     }
-    assertThat(ips(node.list("idem"))).containsExactlyInAnyOrder("10.0.0.3:80", "10.0.0.4:80");
+    assertThat(ips(node.list("idem"))).containsExactlyInAnyOrder("127.0.0.3:80", "127.0.0.4:80");
   }
 
   @Test
   void sameAddressCannotBeEphemeralAndPersistent() {
-    assertThat(node.http.post(NS + "/instance", inst("clash", "10.0.0.5", 80)).status()).isEqualTo(200);
-    var r = node.http.post(NS + "/instance", inst("clash", "10.0.0.5", 80, "ephemeral", "false"));
+    assertThat(node.http.post(NS + "/instance", inst("clash", "127.0.0.5", 80)).status()).isEqualTo(200);
+    var r = node.http.post(NS + "/instance", inst("clash", "127.0.0.5", 80, "ephemeral", "false"));
     assertThat(r.status()).isEqualTo(400);
     assertThat(r.body()).startsWith("caused: ").contains("ephemeral");
     assertThat(node.list("clash").get("hosts").get(0).get("ephemeral").asBoolean()).isTrue();
@@ -102,81 +102,81 @@ class InstanceApiTest {
 
   @Test
   void updatePatchDetailAndDeregister() {
-    node.http.post(NS + "/instance", inst("upd", "10.0.0.6", 80, "ephemeral", "false", "metadata", "{\"v\":\"1\"}"));
-    assertThat(node.http.put(NS + "/instance", inst("upd", "10.0.0.6", 80, "ephemeral", "false", "weight", "3.5", "metadata", "{\"v\":\"2\"}")).status()).isEqualTo(200);
-    JsonNode detail = json(node.http.get(NS + "/instance", inst("upd", "10.0.0.6", 80)));
+    node.http.post(NS + "/instance", inst("upd", "127.0.0.6", 80, "ephemeral", "false", "metadata", "{\"v\":\"1\"}"));
+    assertThat(node.http.put(NS + "/instance", inst("upd", "127.0.0.6", 80, "ephemeral", "false", "weight", "3.5", "metadata", "{\"v\":\"2\"}")).status()).isEqualTo(200);
+    JsonNode detail = json(node.http.get(NS + "/instance", inst("upd", "127.0.0.6", 80)));
     assertThat(detail.get("weight").asDouble()).isEqualTo(3.5);
     assertThat(detail.get("metadata").get("v").asText()).isEqualTo("2");
     assertThat(detail.get("service").asText()).isEqualTo("DEFAULT_GROUP@@upd");
-    assertThat(detail.get("instanceId").asText()).isEqualTo("10.0.0.6#80#DEFAULT#DEFAULT_GROUP@@upd");
+    assertThat(detail.get("instanceId").asText()).isEqualTo("127.0.0.6#80#DEFAULT#DEFAULT_GROUP@@upd");
 
-    assertThat(node.http.patch(NS + "/instance", inst("upd", "10.0.0.6", 80, "ephemeral", "false", "weight", "7")).status()).isEqualTo(200);
-    detail = json(node.http.get(NS + "/instance", inst("upd", "10.0.0.6", 80)));
+    assertThat(node.http.patch(NS + "/instance", inst("upd", "127.0.0.6", 80, "ephemeral", "false", "weight", "7")).status()).isEqualTo(200);
+    detail = json(node.http.get(NS + "/instance", inst("upd", "127.0.0.6", 80)));
     assertThat(detail.get("weight").asDouble()).isEqualTo(7.0);
     assertThat(detail.get("metadata").get("v").asText()).as("patch keeps fields it does not name").isEqualTo("2");
 
-    assertThat(node.http.delete(NS + "/instance", inst("upd", "10.0.0.6", 80, "ephemeral", "false")).status()).isEqualTo(200);
-    assertThat(node.http.get(NS + "/instance", inst("upd", "10.0.0.6", 80)).status()).isEqualTo(404);
-    assertThat(node.http.put(NS + "/instance", inst("upd", "10.0.0.6", 80, "ephemeral", "false")).status()).isEqualTo(404);
+    assertThat(node.http.delete(NS + "/instance", inst("upd", "127.0.0.6", 80, "ephemeral", "false")).status()).isEqualTo(200);
+    assertThat(node.http.get(NS + "/instance", inst("upd", "127.0.0.6", 80)).status()).isEqualTo(404);
+    assertThat(node.http.put(NS + "/instance", inst("upd", "127.0.0.6", 80, "ephemeral", "false")).status()).isEqualTo(404);
   }
 
   @Test
   void disabledInstancesAreHiddenFromConsumers() {
-    node.http.post(NS + "/instance", inst("drain", "10.0.0.7", 80));
-    node.http.post(NS + "/instance", inst("drain", "10.0.0.8", 80));
-    assertThat(node.http.patch(NS + "/instance", inst("drain", "10.0.0.7", 80, "enabled", "false")).status()).isEqualTo(200);
-    assertThat(ips(node.list("drain"))).containsExactly("10.0.0.8:80");
+    node.http.post(NS + "/instance", inst("drain", "127.0.0.7", 80));
+    node.http.post(NS + "/instance", inst("drain", "127.0.0.8", 80));
+    assertThat(node.http.patch(NS + "/instance", inst("drain", "127.0.0.7", 80, "enabled", "false")).status()).isEqualTo(200);
+    assertThat(ips(node.list("drain"))).containsExactly("127.0.0.8:80");
   }
 
   @Test
   void healthyOnlyAndClustersFilter() {
-    node.http.post(NS + "/instance", inst("filt", "10.0.1.1", 80, "clusterName", "c1"));
-    node.http.post(NS + "/instance", inst("filt", "10.0.1.2", 80, "clusterName", "c2", "healthy", "false"));
-    node.http.post(NS + "/instance", inst("filt", "10.0.1.3", 80, "clusterName", "c2"));
+    node.http.post(NS + "/instance", inst("filt", "127.0.1.1", 80, "clusterName", "c1"));
+    node.http.post(NS + "/instance", inst("filt", "127.0.1.2", 80, "clusterName", "c2", "healthy", "false"));
+    node.http.post(NS + "/instance", inst("filt", "127.0.1.3", 80, "clusterName", "c2"));
     assertThat(ips(node.list("filt"))).hasSize(3);
-    assertThat(ips(node.list("filt", Map.of("clusters", "c2")))).containsExactlyInAnyOrder("10.0.1.2:80", "10.0.1.3:80");
-    assertThat(ips(node.list("filt", Map.of("healthyOnly", "true")))).containsExactlyInAnyOrder("10.0.1.1:80", "10.0.1.3:80");
+    assertThat(ips(node.list("filt", Map.of("clusters", "c2")))).containsExactlyInAnyOrder("127.0.1.2:80", "127.0.1.3:80");
+    assertThat(ips(node.list("filt", Map.of("healthyOnly", "true")))).containsExactlyInAnyOrder("127.0.1.1:80", "127.0.1.3:80");
   }
 
   @Test
   void protectionThresholdReturnsEveryInstance() {
     assertThat(node.http.post(NS + "/service", Map.of("serviceName", "prot", "protectThreshold", "0.6")).status()).isEqualTo(200);
-    node.http.post(NS + "/instance", inst("prot", "10.0.2.1", 80, "ephemeral", "false"));
-    node.http.post(NS + "/instance", inst("prot", "10.0.2.2", 80, "ephemeral", "false", "healthy", "false"));
+    node.http.post(NS + "/instance", inst("prot", "127.0.2.1", 80, "ephemeral", "false"));
+    node.http.post(NS + "/instance", inst("prot", "127.0.2.2", 80, "ephemeral", "false", "healthy", "false"));
     JsonNode list = node.list("prot", Map.of("healthyOnly", "true"));
     assertThat(list.get("reachProtectionThreshold").asBoolean()).isTrue();
-    assertThat(ips(list)).containsExactlyInAnyOrder("10.0.2.1:80", "10.0.2.2:80");
+    assertThat(ips(list)).containsExactlyInAnyOrder("127.0.2.1:80", "127.0.2.2:80");
 
     node.http.put(NS + "/service", Map.of("serviceName", "prot", "protectThreshold", "0.4"));
     list = node.list("prot", Map.of("healthyOnly", "true"));
     assertThat(list.get("reachProtectionThreshold").asBoolean()).isFalse();
-    assertThat(ips(list)).containsExactly("10.0.2.1:80");
+    assertThat(ips(list)).containsExactly("127.0.2.1:80");
   }
 
   @Test
   void beatAnswersAndRecreates() {
-    var unknown = json(node.http.put(NS + "/instance/beat", inst("beat", "10.0.3.1", 80)));
+    var unknown = json(node.http.put(NS + "/instance/beat", inst("beat", "127.0.3.1", 80)));
     assertThat(unknown.get("code").asInt()).isEqualTo(20404);
 
-    node.http.post(NS + "/instance", inst("beat", "10.0.3.1", 80));
-    var known = json(node.http.put(NS + "/instance/beat", inst("beat", "10.0.3.1", 80)));
+    node.http.post(NS + "/instance", inst("beat", "127.0.3.1", 80));
+    var known = json(node.http.put(NS + "/instance/beat", inst("beat", "127.0.3.1", 80)));
     assertThat(known.get("code").asInt()).isEqualTo(10200);
     assertThat(known.get("clientBeatInterval").asLong()).isEqualTo(5000);
     assertThat(known.get("lightBeatEnabled").asBoolean()).isTrue();
 
-    String beat = "{\"serviceName\":\"DEFAULT_GROUP@@beat2\",\"ip\":\"10.0.3.2\",\"port\":81,\"cluster\":\"DEFAULT\",\"weight\":2.0,\"metadata\":{\"k\":\"v\"}}";
+    String beat = "{\"serviceName\":\"DEFAULT_GROUP@@beat2\",\"ip\":\"127.0.3.2\",\"port\":81,\"cluster\":\"DEFAULT\",\"weight\":2.0,\"metadata\":{\"k\":\"v\"}}";
     var recreated = json(node.http.put(NS + "/instance/beat", Map.of("serviceName", "DEFAULT_GROUP@@beat2", "beat", beat)));
     assertThat(recreated.get("code").asInt()).isEqualTo(10200);
     JsonNode h = node.list("beat2").get("hosts").get(0);
-    assertThat(h.get("ip").asText()).isEqualTo("10.0.3.2");
+    assertThat(h.get("ip").asText()).isEqualTo("127.0.3.2");
     assertThat(h.get("weight").asDouble()).isEqualTo(2.0);
     assertThat(h.get("metadata").get("k").asText()).isEqualTo("v");
   }
 
   @Test
   void linearizableListGoesThroughRaft() {
-    node.http.post(NS + "/instance", inst("lin", "10.0.4.1", 80, "ephemeral", "false"));
-    assertThat(ips(node.list("lin", Map.of("consistency", "linearizable")))).containsExactly("10.0.4.1:80");
+    node.http.post(NS + "/instance", inst("lin", "127.0.4.1", 80, "ephemeral", "false"));
+    assertThat(ips(node.list("lin", Map.of("consistency", "linearizable")))).containsExactly("127.0.4.1:80");
     assertThat(node.http.get(NS + "/instance/list", Map.of("serviceName", "lin", "consistency", "strong")).status()).isEqualTo(400);
   }
 }

@@ -36,7 +36,7 @@ class ProcessKillTest {
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
       assertThat(p.isAlive()).as("node process exited early").isTrue();
       return http.get("/nacos/v1/core/cluster/nodes", Map.of()).status() == 200
-          && http.post(NS + "/instance", Map.of("serviceName", "probe", "ip", "10.4.9.9", "port", "1", "ephemeral", "false")).status() == 200;
+          && http.post(NS + "/instance", Map.of("serviceName", "probe", "ip", "127.4.9.9", "port", "1", "ephemeral", "false")).status() == 200;
     });
   }
 
@@ -48,9 +48,9 @@ class ProcessKillTest {
     try {
       awaitUp(http, first);
       for (int i = 1; i <= 5; i++) {
-        assertThat(http.post(NS + "/instance", Map.of("serviceName", "kill", "ip", "10.4.0." + i, "port", "80", "ephemeral", "false")).status()).isEqualTo(200);
+        assertThat(http.post(NS + "/instance", Map.of("serviceName", "kill", "ip", "127.4.0." + i, "port", "80", "ephemeral", "false")).status()).isEqualTo(200);
       }
-      assertThat(http.post(NS + "/instance", Map.of("serviceName", "kill", "ip", "10.4.1.1", "port", "80")).status()).isEqualTo(200);
+      assertThat(http.post(NS + "/instance", Map.of("serviceName", "kill", "ip", "127.4.1.1", "port", "80")).status()).isEqualTo(200);
     } finally {
       first.destroyForcibly().waitFor();
     }

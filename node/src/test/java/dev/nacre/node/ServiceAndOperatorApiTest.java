@@ -57,10 +57,10 @@ class ServiceAndOperatorApiTest {
     assertThat(detail.get("metadata").get("owner").asText()).isEqualTo("team-b");
     assertThat(detail.get("protectThreshold").asDouble()).as("update keeps unnamed fields").isCloseTo(0.3, org.assertj.core.data.Offset.offset(1e-6));
 
-    node.http.post(NS + "/instance", Map.of("serviceName", "grp@@life", "ip", "10.1.0.1", "port", "1"));
+    node.http.post(NS + "/instance", Map.of("serviceName", "grp@@life", "ip", "127.1.0.1", "port", "1"));
     assertThat(node.http.delete(NS + "/service", Map.of("serviceName", "life", "groupName", "grp")).status())
         .as("a service with instances cannot be deleted").isEqualTo(400);
-    node.http.delete(NS + "/instance", Map.of("serviceName", "grp@@life", "ip", "10.1.0.1", "port", "1"));
+    node.http.delete(NS + "/instance", Map.of("serviceName", "grp@@life", "ip", "127.1.0.1", "port", "1"));
     assertThat(node.http.delete(NS + "/service", Map.of("serviceName", "life", "groupName", "grp")).status()).isEqualTo(200);
     assertThat(node.http.get(NS + "/service", Map.of("serviceName", "life", "groupName", "grp")).status()).isEqualTo(404);
     assertThat(node.http.put(NS + "/service", Map.of("serviceName", "life", "groupName", "grp")).status()).isEqualTo(404);
@@ -71,7 +71,7 @@ class ServiceAndOperatorApiTest {
     for (String s : List.of("p-c", "p-a", "p-b")) {
       node.http.post(NS + "/service", Map.of("serviceName", s, "groupName", "paging"));
     }
-    node.http.post(NS + "/instance", Map.of("serviceName", "p-d", "groupName", "paging", "ip", "10.1.1.1", "port", "1"));
+    node.http.post(NS + "/instance", Map.of("serviceName", "p-d", "groupName", "paging", "ip", "127.1.1.1", "port", "1"));
     JsonNode page1 = json(node.http.get(NS + "/service/list", Map.of("groupName", "paging", "pageNo", "1", "pageSize", "3")));
     JsonNode page2 = json(node.http.get(NS + "/service/list", Map.of("groupName", "paging", "pageNo", "2", "pageSize", "3")));
     assertThat(page1.get("count").asInt()).isEqualTo(4);
@@ -122,7 +122,7 @@ class ServiceAndOperatorApiTest {
   void switchesAndMetrics() {
     JsonNode switches = json(node.http.get(NS + "/operator/switches", Map.of()));
     assertThat(switches.get("clientBeatInterval").asLong()).isEqualTo(5000);
-    node.http.post(NS + "/instance", Map.of("serviceName", "metric", "ip", "10.1.2.1", "port", "1"));
+    node.http.post(NS + "/instance", Map.of("serviceName", "metric", "ip", "127.1.2.1", "port", "1"));
     JsonNode metrics = json(node.http.get(NS + "/operator/metrics", Map.of()));
     assertThat(metrics.get("status").asText()).isEqualTo("UP");
     assertThat(metrics.get("instanceCount").asInt()).isGreaterThanOrEqualTo(1);

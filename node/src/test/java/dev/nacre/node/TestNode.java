@@ -28,6 +28,8 @@ final class TestNode implements AutoCloseable {
     p.setProperty(NodeConfig.PORT, String.valueOf(FreePorts.mainPort()));
     p.setProperty(NodeConfig.BIND, "127.0.0.1");
     p.setProperty(NodeConfig.DATA_DIR, dataDir.toString());
+    // Probes would mark the tests' persistent instances unhealthy; the probe test turns them on.
+    p.setProperty("nacre.naming.probe.period-ms", String.valueOf(3_600_000));
     p.putAll(overrides);
     return new TestNode(p);
   }

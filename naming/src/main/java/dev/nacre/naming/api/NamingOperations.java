@@ -7,6 +7,7 @@ import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstancePatch;
 import dev.nacre.naming.model.Namespace;
+import dev.nacre.naming.model.RegistryCounts;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServicePage;
@@ -78,18 +79,14 @@ public interface NamingOperations {
   /** {@code public} cannot be deleted. */
   void deleteNamespace(String namespaceId);
 
-  /**
-   * Sets a cluster's settings (how its persistent instances are probed). NOT_FOUND when the
-   * service does not exist. Implementations that predate clusters refuse with
-   * {@link UnsupportedOperationException}.
-   */
-  default void updateCluster(ClusterInfo cluster) {
-    throw new UnsupportedOperationException("cluster settings are not supported here");
-  }
+  /** Sets a cluster's settings (how its persistent instances are probed). NOT_FOUND when the
+   * service does not exist. */
+  void updateCluster(ClusterInfo cluster);
 
   /** A cluster's settings, Nacos' defaults (TCP on the instance port) if never set. NOT_FOUND
    * when the service does not exist. */
-  default ClusterInfo getCluster(ServiceKey service, String clusterName) {
-    throw new UnsupportedOperationException("cluster settings are not supported here");
-  }
+  ClusterInfo getCluster(ServiceKey service, String clusterName);
+
+  /** How much the registry holds right now, for metrics. */
+  RegistryCounts counts();
 }

@@ -14,12 +14,14 @@ import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstancePatch;
 import dev.nacre.naming.model.Namespace;
+import dev.nacre.naming.model.RegistryCounts;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServicePage;
 import dev.nacre.naming.model.ServiceView;
 import dev.nacre.naming.persistent.Records;
 import dev.nacre.naming.registry.RegistryIndex;
+import dev.nacre.naming.registry.ServiceSnapshot;
 import dev.nacre.naming.validate.NamingValidator;
 import dev.nacre.proto.naming.NamingOperation;
 import java.time.Clock;
@@ -208,6 +210,20 @@ public final class RegistryOperations implements NamingOperations {
   @Override
   public ClusterInfo getCluster(ServiceKey service, String clusterName) {
     return catalog.getCluster(service, clusterName);
+  }
+
+  @Override
+  public RegistryCounts counts() {
+    int services = 0;
+    int ephemeralCount = 0;
+    int persistentCount = 0;
+    for (ServiceSnapshot service : index.allServices()) {
+      services++;
+      int persistent = service.persistentInstances().size();
+      persistentCount += persistent;
+      ephemeralCount += service.instances().size() - persistent;
+    }
+    return new RegistryCounts(services, ephemeralCount, persistentCount);
   }
 
   private Instance existing(InstanceKey key, boolean ephemeralKind) {

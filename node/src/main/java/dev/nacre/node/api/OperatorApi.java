@@ -1,8 +1,8 @@
 package dev.nacre.node.api;
 
 import dev.nacre.naming.api.NamingOperations;
-import dev.nacre.naming.model.Namespace;
-import dev.nacre.naming.model.ServicePage;
+import dev.nacre.naming.model.RegistryCounts;
+import java.lang.management.ManagementFactory;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.Router;
@@ -41,34 +41,20 @@ public final class OperatorApi {
   }
 
   private ApiResponse metrics(ApiRequest r) {
-    int services = 0;
-    int instances = 0;
-    for (Namespace ns : naming.listNamespaces()) {
-      for (String group : groupsOf(ns)) {
-        ServicePage page = naming.listServices(ns.id(), group, 1, Integer.MAX_VALUE);
-        services += page.count();
-        for (String name : page.names()) {
-          instances += naming.allInstances(new dev.nacre.naming.model.ServiceKey(ns.id(), group, name)).size();
-        }
-      }
-    }
+    RegistryCounts counts = naming.counts();
     Runtime rt = Runtime.getRuntime();
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("status", "UP");
-    m.put("serviceCount", services);
-    m.put("instanceCount", instances);
+    m.put("serviceCount", counts.services());
+    m.put("instanceCount", counts.instances());
+    m.put("ephemeralInstanceCount", counts.ephemeralInstances());
+    m.put("persistentInstanceCount", counts.persistentInstances());
     m.put("subscribeCount", 0);
-    m.put("responsibleInstanceCount", instances);
+    m.put("responsibleInstanceCount", counts.instances());
     m.put("clientCount", 0);
-    m.put("cpu", 0.0);
-    m.put("load", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    m.put("load", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     m.put("mem", 1.0 - (double) rt.freeMemory() / rt.totalMemory());
     return json.response(m);
-  }
-
-  // Groups are not enumerable through NamingOperations yet; count the default group.
-  private static List<String> groupsOf(Namespace ns) {
-    return List.of(dev.nacre.naming.model.ServiceKey.DEFAULT_GROUP);
   }
 
   private ApiResponse servers(ApiRequest r) {

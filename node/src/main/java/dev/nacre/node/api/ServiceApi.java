@@ -78,13 +78,8 @@ public final class ServiceApi {
     for (Instance i : naming.allInstances(key)) {
       clusters.add(i.key().cluster());
     }
-    List<Map<String, Object>> clusterViews = clusters.stream().map(c -> {
-      Map<String, Object> cm = new LinkedHashMap<>();
-      cm.put("name", c);
-      cm.put("healthChecker", Map.of("type", "TCP"));
-      cm.put("metadata", Map.of());
-      return cm;
-    }).toList();
+    List<Map<String, Object>> clusterViews =
+        clusters.stream().map(c -> ClusterApi.view(naming.getCluster(key, c))).toList();
     m.put("clusters", clusterViews);
     return json.response(m);
   }

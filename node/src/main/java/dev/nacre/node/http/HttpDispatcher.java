@@ -15,6 +15,8 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,7 +48,7 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
     boolean keepAlive = HttpUtil.isKeepAlive(request);
     if (!request.decoderResult().isSuccess()) {
-      write(ctx, ApiResponse.error(400, "malformed HTTP request: " + request.decoderResult().cause()), false);
+      write(ctx, decodeFailure(request.decoderResult().cause()), false);
       return;
     }
     ApiRequest apiRequest;
@@ -63,6 +65,17 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     } catch (RejectedExecutionException e) {
       write(ctx, ApiResponse.error(503, "server is overloaded or shutting down; retry later"), false);
     }
+  }
+
+  private static ApiResponse decodeFailure(Throwable cause) {
+    if (cause instanceof TooLongHttpLineException) {
+      return ApiResponse.error(414, "request line too long: send parameters in a form body"
+          + " (Content-Type: application/x-www-form-urlencoded) instead of the query string");
+    }
+    if (cause instanceof TooLongHttpHeaderException) {
+      return ApiResponse.error(431, "request headers too large");
+    }
+    return ApiResponse.error(400, "malformed HTTP request: " + cause.getMessage());
   }
 
   private static ApiResponse run(Router.Handler handler, ApiRequest request) {

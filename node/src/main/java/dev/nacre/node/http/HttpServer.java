@@ -26,6 +26,11 @@ import org.slf4j.LoggerFactory;
 public final class HttpServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HttpServer.class);
 
+  /** Long enough for any valid query string, since metadata may travel there (64 KiB). */
+  static final int MAX_REQUEST_LINE = 64 * 1024;
+  static final int MAX_HEADERS = 16 * 1024;
+  static final int MAX_CHUNK = 64 * 1024;
+
   private final EventLoopGroup boss;
   private final EventLoopGroup io;
   private final ThreadPoolExecutor workers;
@@ -66,7 +71,7 @@ public final class HttpServer implements AutoCloseable {
             @Override
             protected void initChannel(SocketChannel ch) {
               ch.pipeline()
-                  .addLast(new HttpServerCodec())
+                  .addLast(new HttpServerCodec(MAX_REQUEST_LINE, MAX_HEADERS, MAX_CHUNK))
                   .addLast(new HttpServerKeepAliveHandler())
                   .addLast(new HttpObjectAggregator(maxBodyBytes))
                   .addLast(dispatcher);

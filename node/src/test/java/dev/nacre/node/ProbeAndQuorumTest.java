@@ -1,0 +1,104 @@
+package dev.nacre.node;
+
+import static dev.nacre.node.TestNode.NS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Server-side probes of persistent instances, and CP writes without a quorum. */
+@Timeout(90)
+class ProbeAndQuorumTest {
+  @TempDir Path dir;
+
+  /** Health as stored (the detail view), not as the list shows it under the protection threshold. */
+  private static boolean healthyOf(TestNode node, String service, int port) {
+    var r = node.http.get(NS + "/instance", Map.of("serviceName", service, "ip", "127.0.0.1", "port", String.valueOf(port)));
+    assertThat(r.status()).as("detail of %s port %d", service, port).isEqualTo(200);
+    return TestNode.json(r).get("healthy").asBoolean();
+  }
+
+  private static Map<String, String> persistent(String service, int port, boolean healthy) {
+    return Map.of("serviceName", service, "ip", "127.0.0.1", "port", String.valueOf(port),
+        "ephemeral", "false", "healthy", String.valueOf(healthy));
+  }
+
+  @Test
+  void tcpAndHttpProbesSetHealthAndNoneLeavesIt() throws IOException {
+    try (TestNode node = TestNode.start(dir, Map.of("nacre.naming.probe.period-ms", "200"));
+        ServerSocket open = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      int closedPort = FreePorts.mainPort();
+      node.http.post(NS + "/instance", persistent("tcp", open.getLocalPort(), false));
+      node.http.post(NS + "/instance", persistent("tcp", closedPort, true));
+      await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() ->
+          healthyOf(node, "tcp", open.getLocalPort()) && !healthyOf(node, "tcp", closedPort));
+
+      HttpServer web = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+      web.createContext("/", ex -> {
+        ex.sendResponseHeaders(ex.getRequestURI().getPath().equals("/health") ? 200 : 503, -1);
+        ex.close();
+      });
+      web.start();
+      try {
+        int webPort = web.getAddress().getPort();
+        node.http.post(NS + "/instance", persistent("web", webPort, false));
+        assertThat(node.http.put(NS + "/cluster", Map.of("serviceName", "web", "clusterName", "DEFAULT",
+            "healthChecker", "{\"type\":\"HTTP\",\"path\":\"/health\"}")).status()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> healthyOf(node, "web", webPort));
+        node.http.put(NS + "/cluster", Map.of("serviceName", "web", "clusterName", "DEFAULT",
+            "healthChecker", "{\"type\":\"HTTP\",\"path\":\"/down\"}"));
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> !healthyOf(node, "web", webPort));
+        JsonNode detail = TestNode.json(node.http.get(NS + "/service", Map.of("serviceName", "web")));
+        assertThat(detail.get("clusters").get(0).get("healthChecker").get("type").asText()).isEqualTo("HTTP");
+      } finally {
+        web.stop(0);
+      }
+
+      node.http.post(NS + "/instance", persistent("none", closedPort, true));
+      node.http.put(NS + "/cluster", Map.of("serviceName", "none", "healthChecker", "{\"type\":\"NONE\"}"));
+      assertThat(node.http.put(NS + "/cluster", Map.of("serviceName", "none", "healthChecker", "{\"type\":\"PING\"}")).status()).isEqualTo(400);
+      // The closed port turned unhealthy within a few probe periods above; here it must not.
+      long probePeriods = 10;
+      long deadline = System.nanoTime() + Duration.ofMillis(200 * probePeriods).toNanos();
+      await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
+        assertThat(healthyOf(node, "none", closedPort)).as("NONE leaves health as registered").isTrue();
+        return System.nanoTime() > deadline;
+      });
+    }
+  }
+
+  @Test
+  void withoutQuorumCpWritesFailFastWith503AndApWritesGoOn() {
+    int absentMember = FreePorts.mainPort();
+    int self = FreePorts.mainPort();
+    try (TestNode node = TestNode.start(dir, Map.of(
+        "nacre.port", String.valueOf(self),
+        "nacre.members", "127.0.0.1:" + self + ",127.0.0.1:" + absentMember))) {
+      long start = System.nanoTime();
+      var r = node.http.post(NS + "/instance", persistent("cp", 9, true));
+      long elapsedMs = Duration.ofNanos(System.nanoTime() - start).toMillis();
+      assertThat(r.status()).isEqualTo(503);
+      assertThat(r.body()).startsWith("caused: ").containsIgnoringCase("quorum");
+      assertThat(elapsedMs).as("fails within the 3 s bound plus slack").isLessThan(4_500);
+
+      var service = node.http.post(NS + "/service", Map.of("serviceName", "cp-svc"));
+      assertThat(service.status()).isEqualTo(503);
+
+      assertThat(node.http.post(NS + "/instance", Map.of("serviceName", "ap", "ip", "127.0.0.1", "port", "9")).status()).isEqualTo(200);
+      assertThat(node.list("ap").get("hosts")).hasSize(1);
+      assertThat(node.http.get(NS + "/instance/list", Map.of("serviceName", "ap", "consistency", "linearizable")).status()).isEqualTo(503);
+      assertThat(node.list("cp").get("hosts")).isEmpty();
+    }
+  }
+}
