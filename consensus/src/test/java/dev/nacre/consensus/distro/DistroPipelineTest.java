@@ -176,4 +176,27 @@ class DistroPipelineTest {
     assertThat(wire.core("b").liveRecords()).isEqualTo(wire.core("a").liveRecords()).hasSize(10);
     wire.assertViewsMatchCores();
   }
+
+  @Test
+  void digestWaitsForTheBatchInFlightAndRidesOnTheBatchThatDrainsTheQueue() {
+    DistroCore a = readyCore(DistroConfig.builder().maxBatchSize(2).build());
+    List<DistroEffect.SendBatch> sent = new java.util.ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      sent.addAll(batchesTo("b", a.localChange("k" + i, bytes("v"), 4900)));
+    }
+    assertThat(sent).as("k0,k1 left at once; 4 keys wait behind them").hasSize(1);
+    assertThat(a.pipelineTo("b").pendingCount()).isEqualTo(4);
+    a.tick(5000); // verify round due while a batch is in flight
+    var second = batchesTo("b", a.batchAcked("b", sent.get(0).batch().sequence(), 5010));
+    assertThat(second).singleElement().satisfies(s -> {
+      assertThat(s.batch().records()).hasSize(2);
+      assertThat(s.batch().digest()).as("2 keys still pending after it").isEmpty();
+    });
+    var third = batchesTo("b", a.batchAcked("b", second.get(0).batch().sequence(), 5020));
+    assertThat(third).singleElement().satisfies(s -> {
+      assertThat(s.batch().records()).hasSize(2);
+      assertThat(s.batch().digest()).as("drains the queue").contains(a.digestOf("a"));
+    });
+    assertThat(a.pipelineTo("b").isDigestDue()).isFalse();
+  }
 }
