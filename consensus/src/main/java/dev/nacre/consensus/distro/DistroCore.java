@@ -19,6 +19,10 @@ import java.util.TreeSet;
  * increasing per member, always above any record of the key this member has seen (that is how a
  * key is re-owned), and above what an earlier run of this member issued, so a restarted member's
  * writes are not mistaken for stale ones.
+ *
+ * <p>A member starts owning nothing: records that an earlier run of it wrote are not taken back
+ * at the initial load, and verify removes them from peers. So every record a member owns was
+ * written by its current run, and its view of its own records is the truth that verify copies.
  */
 final class DistroCore {
   static final long REVISIONS_PER_MILLI = 1000;
@@ -33,6 +37,7 @@ final class DistroCore {
   private final EffectBuffer out = new EffectBuffer();
   private long lastIssuedRevision;
   private long nextRequestId = 1;
+  private long droppedWithoutReplacement;
 
   /**
    * @param members ids of all members, this one included; all are taken to be UP
@@ -111,7 +116,16 @@ final class DistroCore {
 
   List<DistroEffect> snapshotReceived(long requestId, DistroSnapshot snapshot, long now) {
     if (load.isLoadRequest(requestId)) {
-      snapshot.records().forEach(r -> applyIfNewer(r, now));
+      for (DistroRecord r : snapshot.records()) {
+        if (r.owner().equals(selfId)) {
+          // Written by an earlier run of this member: those writes died with it. Not taking them
+          // back keeps this member's own view authoritative (verify removes them from peers);
+          // its new writes still outrank them.
+          lastIssuedRevision = Math.max(lastIssuedRevision, r.revision());
+        } else {
+          applyIfNewer(r, now);
+        }
+      }
       load.loaded(requestId);
       out.add(new DistroEffect.BecameReady(true));
     } else if (verifier.isPull(requestId)) {
@@ -149,6 +163,7 @@ final class DistroCore {
   /** Advances timers: flushes, retries, verify rounds, timeouts, grace periods, tombstones. */
   List<DistroEffect> tick(long now) {
     for (String owner : ownerLoss.newlyExpired(now)) {
+      droppedWithoutReplacement++;
       store.removeOwner(owner).forEach(out::remove);
     }
     store.expireTombstones(now);
@@ -192,6 +207,14 @@ final class DistroCore {
 
   long lastIssuedRevision() {
     return lastIssuedRevision;
+  }
+
+  /**
+   * How often records were dropped without a newer one in their place (owner lost, or absent
+   * from its owner's set): only then can an older record of the same key come back.
+   */
+  long droppedWithoutReplacement() {
+    return droppedWithoutReplacement;
   }
 
   int pullsInProgress() {
@@ -260,6 +283,7 @@ final class DistroCore {
     }
     for (DistroRecord held : store.ownedBy(owner)) {
       if (!inSnapshot.contains(held.key()) && held.revision() <= highWater) {
+        droppedWithoutReplacement++;
         store.remove(held.key());
         if (!held.tombstone()) {
           out.remove(held);

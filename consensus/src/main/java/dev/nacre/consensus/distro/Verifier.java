@@ -9,8 +9,8 @@ import java.util.TreeMap;
 
 /**
  * Anti-entropy bookkeeping: when the next verify round is due, and the repair pulls in progress
- * (at most one per owner). A pull that fails is retried after a delay while the owner's last
- * digest still differs from this member's view.
+ * (at most one per owner). A pull that fails is retried with exponential backoff while the
+ * owner's last digest still differs from this member's view.
  */
 final class Verifier {
   private record Pull(String owner, long deadline) {}
@@ -18,6 +18,8 @@ final class Verifier {
   private final long intervalMillis;
   private final long timeoutMillis;
   private final long retryDelayMillis;
+  private final long retryDelayMaxMillis;
+  private final Map<String, Integer> failuresInARow = new HashMap<>();
   private long nextRoundAt;
   private final Map<Long, Pull> pullsById = new HashMap<>();
   private final Map<String, Long> pullIdByOwner = new HashMap<>();
@@ -28,6 +30,7 @@ final class Verifier {
     this.intervalMillis = config.verifyInterval().toMillis();
     this.timeoutMillis = config.requestTimeout().toMillis();
     this.retryDelayMillis = config.retryBackoffBase().toMillis();
+    this.retryDelayMaxMillis = config.retryBackoffMax().toMillis();
     this.nextRoundAt = nowMillis + intervalMillis;
   }
 
@@ -62,16 +65,30 @@ final class Verifier {
 
   /** The pull answered; returns its owner. */
   Optional<String> pullAnswered(long requestId) {
+    Optional<String> owner = end(requestId);
+    owner.ifPresent(failuresInARow::remove);
+    return owner;
+  }
+
+  /** The pull failed or timed out: retry later, backing off like a batch, if still needed. */
+  void pullFailed(long requestId, long nowMillis) {
+    end(requestId).ifPresent(owner -> {
+      int failures = failuresInARow.merge(owner, 1, Integer::sum);
+      long delay = retryDelayMillis;
+      for (int i = 1; i < failures && delay < retryDelayMaxMillis; i++) {
+        delay *= 2;
+      }
+      retryAt.put(owner, nowMillis + Math.min(delay, retryDelayMaxMillis));
+    });
+  }
+
+  private Optional<String> end(long requestId) {
     Pull p = pullsById.remove(requestId);
     if (p == null) {
       return Optional.empty();
     }
     pullIdByOwner.remove(p.owner());
     return Optional.of(p.owner());
-  }
-
-  void pullFailed(long requestId, long nowMillis) {
-    pullAnswered(requestId).ifPresent(owner -> retryAt.put(owner, nowMillis + retryDelayMillis));
   }
 
   /**
@@ -109,6 +126,7 @@ final class Verifier {
   void forget(String owner) {
     retryAt.remove(owner);
     lastDigest.remove(owner);
+    failuresInARow.remove(owner);
   }
 
   int pullsInProgress() {

@@ -114,12 +114,15 @@ class DistroReceiveTest {
   }
 
   @Test
-  void ownRecordsLearnedFromPeersRaiseTheRevisionCounter() {
+  void recordsOfAnEarlierRunAreNotTakenBackAtLoadButRaiseTheRevisionCounter() {
     DistroCore a = new DistroCore("a", MEMBERS, DistroConfig.defaults(), 0);
     long loadId = Effects.requests(a.start(0)).get(0).requestId();
-    DistroSnapshot snap = new DistroSnapshot("b", SnapshotRequest.Scope.ALL, 0,
-        List.of(DistroRecord.live("k", "a", 77_000_000, bytes("from-earlier-run"))));
-    a.snapshotReceived(loadId, snap, 1);
+    DistroSnapshot snap = new DistroSnapshot("b", SnapshotRequest.Scope.ALL, 0, List.of(
+        DistroRecord.live("k", "a", 77_000_000, bytes("from-earlier-run")),
+        DistroRecord.live("kb", "b", 5, bytes("b's"))));
+    var effects = a.snapshotReceived(loadId, snap, 1);
+    assertThat(Effects.applied(effects)).extracting(DistroRecord::key).containsExactly("kb");
+    assertThat(a.record("k")).isEmpty();
     assertThat(a.lastIssuedRevision()).isEqualTo(77_000_000);
     a.localChange("k2", bytes("v"), 2);
     assertThat(a.record("k2").orElseThrow().revision()).isEqualTo(77_000_001);
