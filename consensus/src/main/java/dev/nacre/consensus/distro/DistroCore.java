@@ -129,9 +129,16 @@ final class DistroCore {
       load.loaded(requestId);
       out.add(new DistroEffect.BecameReady(true));
     } else if (verifier.isPull(requestId)) {
-      verifier.pullAnswered(requestId)
-          .filter(owner -> owner.equals(snapshot.sender()) && !ownerLoss.refuses(owner))
-          .ifPresent(owner -> replaceOwner(owner, snapshot, now));
+      Optional<String> owner = verifier.pullAnswered(requestId)
+          .filter(o -> o.equals(snapshot.sender()) && !ownerLoss.refuses(o));
+      if (owner.isPresent() && replaceOwner(owner.get(), snapshot, now)) {
+        for (String other : verifier.ownersOutOfDate(store::digestOf)) {
+          if (!other.equals(owner.get()) && pipelines.containsKey(other)
+              && pipelines.get(other).isUp()) {
+            pull(other, now);
+          }
+        }
+      }
     }
     return finish(now);
   }
@@ -262,9 +269,9 @@ final class DistroCore {
   /**
    * Makes this member's view of {@code owner}'s records equal to the owner's snapshot, keeping
    * only what is newer than the snapshot, and records of the same keys that other owners wrote
-   * later.
+   * later. Returns true when records were dropped without a replacement.
    */
-  private void replaceOwner(String owner, DistroSnapshot snapshot, long now) {
+  private boolean replaceOwner(String owner, DistroSnapshot snapshot, long now) {
     long highWater = snapshot.highWaterRevision();
     Set<String> inSnapshot = new HashSet<>();
     for (DistroRecord r : snapshot.records()) {
@@ -281,15 +288,18 @@ final class DistroCore {
         store(r, held, now);
       }
     }
+    boolean dropped = false;
     for (DistroRecord held : store.ownedBy(owner)) {
       if (!inSnapshot.contains(held.key()) && held.revision() <= highWater) {
         droppedWithoutReplacement++;
+        dropped = true;
         store.remove(held.key());
         if (!held.tombstone()) {
           out.remove(held);
         }
       }
     }
+    return dropped;
   }
 
   private void pull(String owner, long now) {

@@ -20,8 +20,9 @@ final class Hashing {
     return z ^ (z >>> 31);
   }
 
-  /** The contribution of one live record to its owner's digest checksum. */
-  static long digestEntry(String key, long revision) {
-    return mix(hash(key) ^ mix(revision + 0x9e3779b97f4a7c15L));
+  /** The contribution of one record to its owner's digest checksum. */
+  static long digestEntry(String key, long revision, boolean tombstone) {
+    long h = mix(hash(key) ^ mix(revision + 0x9e3779b97f4a7c15L));
+    return tombstone ? mix(h ^ 0x5bd1e9955bd1e995L) : h;
   }
 }

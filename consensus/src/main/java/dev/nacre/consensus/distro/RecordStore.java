@@ -12,7 +12,8 @@ import java.util.Set;
 
 /**
  * The records one member holds: at most one per key, indexed by owner, with a digest per owner
- * kept up to date on every change and tombstones forgotten after their retention.
+ * (tombstones included) kept up to date on every change, and tombstones forgotten after their
+ * retention.
  */
 final class RecordStore {
   private static final Comparator<DistroRecord> BY_KEY = Comparator.comparing(DistroRecord::key);
@@ -20,7 +21,7 @@ final class RecordStore {
   private final long tombstoneRetentionMillis;
   private final Map<String, DistroRecord> byKey = new HashMap<>();
   private final Map<String, Set<String>> keysByOwner = new HashMap<>();
-  private final Map<String, long[]> liveDigest = new HashMap<>(); // owner -> {count, checksum}
+  private final Map<String, long[]> digests = new HashMap<>(); // owner -> {count, checksum}
   private final ArrayDeque<Expiry> tombstones = new ArrayDeque<>();
 
   private record Expiry(String key, String owner, long revision, long atMillis) {}
@@ -43,9 +44,8 @@ final class RecordStore {
     if (r.tombstone()) {
       tombstones.addLast(new Expiry(r.key(), r.owner(), r.revision(),
           nowMillis + tombstoneRetentionMillis));
-    } else {
-      addToDigest(r, +1);
     }
+    addToDigest(r, +1);
     return Optional.ofNullable(previous);
   }
 
@@ -87,7 +87,7 @@ final class RecordStore {
   }
 
   OwnerDigest digestOf(String owner) {
-    long[] d = liveDigest.get(owner);
+    long[] d = digests.get(owner);
     return d == null ? new OwnerDigest(owner, 0, 0) : new OwnerDigest(owner, d[0], d[1]);
   }
 
@@ -127,17 +127,15 @@ final class RecordStore {
         keysByOwner.remove(r.owner());
       }
     }
-    if (!r.tombstone()) {
-      addToDigest(r, -1);
-    }
+    addToDigest(r, -1);
   }
 
   private void addToDigest(DistroRecord r, int sign) {
-    long[] d = liveDigest.computeIfAbsent(r.owner(), o -> new long[2]);
+    long[] d = digests.computeIfAbsent(r.owner(), o -> new long[2]);
     d[0] += sign;
-    d[1] += sign * Hashing.digestEntry(r.key(), r.revision());
+    d[1] += sign * Hashing.digestEntry(r.key(), r.revision(), r.tombstone());
     if (d[0] == 0) {
-      liveDigest.remove(r.owner());
+      digests.remove(r.owner());
     }
   }
 }

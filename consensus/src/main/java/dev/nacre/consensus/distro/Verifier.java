@@ -122,6 +122,20 @@ final class Verifier {
     return again;
   }
 
+  /**
+   * Owners whose last digest differs from this member's view and that no pull is fetching: after
+   * records were dropped here, records of other owners that they hid may now be taken.
+   */
+  List<String> ownersOutOfDate(java.util.function.Function<String, OwnerDigest> localView) {
+    List<String> out = new ArrayList<>();
+    new TreeMap<>(lastDigest).forEach((owner, digest) -> {
+      if (!pullIdByOwner.containsKey(owner) && !digest.sameContentAs(localView.apply(owner))) {
+        out.add(owner);
+      }
+    });
+    return out;
+  }
+
   /** Forgets what is known of a member that went DOWN: no pull to it will be retried. */
   void forget(String owner) {
     retryAt.remove(owner);
