@@ -1,11 +1,9 @@
 package dev.nacre.consensus.distro;
 
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -15,18 +13,16 @@ import java.util.TreeSet;
  * current time, and returns what to send and what to hand to the {@link DistroHandler}. No
  * threads, no IO, no clock of its own; one thread at a time.
  *
- * <p>Revisions of local writes are {@code max(last issued + 1, held revision + 1, now * 1000)}:
- * increasing per member, always above any record of the key this member has seen (that is how a
- * key is re-owned), and above what an earlier run of this member issued, so a restarted member's
- * writes are not mistaken for stale ones.
+ * <p>The parts: a {@link RecordStore}, one {@link PeerPipeline} per peer, the {@link Verifier}
+ * (anti-entropy), the {@link InitialLoad}, the {@link OwnerLossTracker}, a {@link RecordApplier}
+ * for what peers send and a {@link RevisionCounter} for local writes. This class routes events
+ * between them.
  *
  * <p>A member starts owning nothing: records that an earlier run of it wrote are not taken back
  * at the initial load, and verify removes them from peers. So every record a member owns was
  * written by its current run, and its view of its own records is the truth that verify copies.
  */
 final class DistroCore {
-  static final long REVISIONS_PER_MILLI = 1000;
-
   private final String selfId;
   private final RecordStore store;
   private final TreeMap<String, PeerPipeline> pipelines = new TreeMap<>();
@@ -35,9 +31,9 @@ final class DistroCore {
   private final InitialLoad load;
   private final OwnerLossTracker ownerLoss;
   private final EffectBuffer out = new EffectBuffer();
-  private long lastIssuedRevision;
+  private final RevisionCounter revisions;
+  private final RecordApplier applier;
   private long nextRequestId = 1;
-  private long droppedWithoutReplacement;
 
   /**
    * @param members ids of all members, this one included; all are taken to be UP
@@ -49,7 +45,8 @@ final class DistroCore {
     this.verifier = new Verifier(config, nowMillis);
     this.load = new InitialLoad(selfId, config);
     this.ownerLoss = new OwnerLossTracker(config);
-    this.lastIssuedRevision = nowMillis * REVISIONS_PER_MILLI;
+    this.revisions = new RevisionCounter(nowMillis);
+    this.applier = new RecordApplier(selfId, store, ownerLoss, revisions, out);
     for (String m : new TreeSet<>(members)) {
       if (!m.equals(selfId)) {
         pipeline(m);
@@ -94,7 +91,7 @@ final class DistroCore {
     String sender = batch.sender();
     for (DistroRecord r : batch.records()) {
       if (r.owner().equals(sender)) { // a member only ever sends its own records
-        applyIfNewer(r, now);
+        applier.applyIfNewer(r, now);
       }
     }
     batch.digest().ifPresent(d -> {
@@ -111,27 +108,18 @@ final class DistroCore {
     List<DistroRecord> records = request.scope() == SnapshotRequest.Scope.OWNED
         ? store.ownedBy(selfId)
         : store.all();
-    return new DistroSnapshot(selfId, request.scope(), lastIssuedRevision, records);
+    return new DistroSnapshot(selfId, request.scope(), revisions.lastIssued(), records);
   }
 
   List<DistroEffect> snapshotReceived(long requestId, DistroSnapshot snapshot, long now) {
     if (load.isLoadRequest(requestId)) {
-      for (DistroRecord r : snapshot.records()) {
-        if (r.owner().equals(selfId)) {
-          // Written by an earlier run of this member: those writes died with it. Not taking them
-          // back keeps this member's own view authoritative (verify removes them from peers);
-          // its new writes still outrank them.
-          lastIssuedRevision = Math.max(lastIssuedRevision, r.revision());
-        } else {
-          applyIfNewer(r, now);
-        }
-      }
+      applier.applyInitialLoad(snapshot, now);
       load.loaded(requestId);
       out.add(new DistroEffect.BecameReady(true));
     } else if (verifier.isPull(requestId)) {
       Optional<String> owner = verifier.pullAnswered(requestId)
           .filter(o -> o.equals(snapshot.sender()) && !ownerLoss.refuses(o));
-      if (owner.isPresent() && replaceOwner(owner.get(), snapshot, now)) {
+      if (owner.isPresent() && applier.replaceOwner(owner.get(), snapshot, now)) {
         for (String other : verifier.ownersOutOfDate(store::digestOf)) {
           if (!other.equals(owner.get()) && pipelines.containsKey(other)
               && pipelines.get(other).isUp()) {
@@ -169,10 +157,7 @@ final class DistroCore {
 
   /** Advances timers: flushes, retries, verify rounds, timeouts, grace periods, tombstones. */
   List<DistroEffect> tick(long now) {
-    for (String owner : ownerLoss.newlyExpired(now)) {
-      droppedWithoutReplacement++;
-      store.removeOwner(owner).forEach(out::remove);
-    }
+    ownerLoss.newlyExpired(now).forEach(applier::removeOwner);
     store.expireTombstones(now);
     if (verifier.roundDue(now)) {
       pipelines.values().forEach(PeerPipeline::requestDigest);
@@ -213,7 +198,7 @@ final class DistroCore {
   }
 
   long lastIssuedRevision() {
-    return lastIssuedRevision;
+    return revisions.lastIssued();
   }
 
   /**
@@ -221,7 +206,7 @@ final class DistroCore {
    * from its owner's set): only then can an older record of the same key come back.
    */
   long droppedWithoutReplacement() {
-    return droppedWithoutReplacement;
+    return applier.droppedWithoutReplacement();
   }
 
   int pullsInProgress() {
@@ -231,10 +216,7 @@ final class DistroCore {
   // ---- internals ----
 
   private long nextRevision(String key, long now) {
-    long held = store.get(key).map(DistroRecord::revision).orElse(0L);
-    long rev = Math.max(Math.max(lastIssuedRevision + 1, held + 1), now * REVISIONS_PER_MILLI);
-    lastIssuedRevision = rev;
-    return rev;
+    return revisions.next(store.get(key).map(DistroRecord::revision).orElse(0L), now);
   }
 
   private List<DistroEffect> local(DistroRecord r, long now) {
@@ -243,63 +225,6 @@ final class DistroCore {
       p.enqueue(r, now);
     }
     return finish(now);
-  }
-
-  private void applyIfNewer(DistroRecord r, long now) {
-    if (ownerLoss.refuses(r.owner())) {
-      return;
-    }
-    Optional<DistroRecord> held = store.get(r.key());
-    if (held.isPresent() && !r.isNewerThan(held.get())) {
-      return;
-    }
-    store(r, held, now);
-  }
-
-  private void store(DistroRecord r, Optional<DistroRecord> held, long now) {
-    store.put(r, now);
-    if (r.owner().equals(selfId)) {
-      lastIssuedRevision = Math.max(lastIssuedRevision, r.revision());
-    }
-    if (!r.tombstone() || held.filter(h -> !h.tombstone()).isPresent()) {
-      out.apply(r);
-    }
-  }
-
-  /**
-   * Makes this member's view of {@code owner}'s records equal to the owner's snapshot, keeping
-   * only what is newer than the snapshot, and records of the same keys that other owners wrote
-   * later. Returns true when records were dropped without a replacement.
-   */
-  private boolean replaceOwner(String owner, DistroSnapshot snapshot, long now) {
-    long highWater = snapshot.highWaterRevision();
-    Set<String> inSnapshot = new HashSet<>();
-    for (DistroRecord r : snapshot.records()) {
-      if (!r.owner().equals(owner)) {
-        continue;
-      }
-      inSnapshot.add(r.key());
-      Optional<DistroRecord> held = store.get(r.key());
-      boolean replace = held.isEmpty()
-          || (held.get().owner().equals(owner)
-              ? held.get().revision() <= highWater && !held.get().equals(r)
-              : r.isNewerThan(held.get()));
-      if (replace) {
-        store(r, held, now);
-      }
-    }
-    boolean dropped = false;
-    for (DistroRecord held : store.ownedBy(owner)) {
-      if (!inSnapshot.contains(held.key()) && held.revision() <= highWater) {
-        droppedWithoutReplacement++;
-        dropped = true;
-        store.remove(held.key());
-        if (!held.tombstone()) {
-          out.remove(held);
-        }
-      }
-    }
-    return dropped;
   }
 
   private void pull(String owner, long now) {

@@ -91,18 +91,6 @@ final class RecordStore {
     return d == null ? new OwnerDigest(owner, 0, 0) : new OwnerDigest(owner, d[0], d[1]);
   }
 
-  /** Forgets every record of {@code owner}; returns the live ones among them. */
-  List<DistroRecord> removeOwner(String owner) {
-    List<DistroRecord> removedLive = new ArrayList<>();
-    for (DistroRecord r : ownedBy(owner)) {
-      remove(r.key());
-      if (!r.tombstone()) {
-        removedLive.add(r);
-      }
-    }
-    return removedLive;
-  }
-
   /** Forgets tombstones whose retention has passed (unless a newer record replaced them). */
   void expireTombstones(long nowMillis) {
     while (!tombstones.isEmpty() && tombstones.peekFirst().atMillis() <= nowMillis) {
