@@ -70,10 +70,10 @@ final class SimCluster {
   final Map<String, DistroRecord> produced = new HashMap<>(); // owner|key|revision
   final ArrayDeque<String> history = new ArrayDeque<>();
   long now;
-  /** Scheduled fault actions of an earlier epoch do nothing: {@link #heal()} ends them all. */
-  int faultEpoch;
   long writes;
   long crashes;
+
+  final SimFaults faults = new SimFaults(this);
 
   SimCluster(int size, long seed) {
     this.seed = seed;
@@ -89,7 +89,7 @@ final class SimCluster {
   // ---- driving ----
 
   /** One step: deliver due messages, tick every live core, maybe a write and a fault. */
-  void step(boolean faults, boolean writesOn) {
+  void step(boolean faultsOn, boolean writesOn) {
     now += STEP_MILLIS;
     net.deliverUntil(now);
     for (Node n : nodes.values()) {
@@ -100,7 +100,7 @@ final class SimCluster {
     if (writesOn && random.nextInt(3) == 0) {
       randomWrite();
     }
-    if (faults && random.nextInt(100) == 0) {
+    if (faultsOn && random.nextInt(100) == 0) {
       randomFault();
     }
     checkInvariants();
@@ -137,124 +137,13 @@ final class SimCluster {
     handle(n, effects);
   }
 
-  /** Schedules the end (or a later step) of a fault; {@link #heal()} cancels it. */
-  void later(long at, Runnable action) {
-    int epoch = faultEpoch;
-    net.schedule(at, () -> {
-      if (epoch == faultEpoch) {
-        action.run();
-      }
-    });
-  }
-
   void randomFault() {
-    String a = ids.get(random.nextInt(ids.size()));
-    String b = ids.get(random.nextInt(ids.size()));
-    long duration = 300 + random.nextInt(7000);
-    switch (random.nextInt(5)) {
-      case 0 -> { // lossy link
-        double rate = random.nextDouble() * 0.4;
-        net.setDropRate(a, b, rate);
-        later(now + duration, () -> net.setDropRate(a, b, 0));
-        note("link " + a + ">" + b + " drops " + rate);
-      }
-      case 1 -> { // one-way cut
-        net.cut(a, b);
-        later(now + duration, () -> net.restore(a, b));
-        note("cut " + a + ">" + b);
-      }
-      case 2 -> { // isolate a member both ways, and let some members suspect it
-        for (String other : ids) {
-          net.cut(a, other);
-          net.cut(other, a);
-        }
-        later(now + duration, () -> ids.forEach(o -> {
-          net.restore(a, o);
-          net.restore(o, a);
-        }));
-        note("isolate " + a + " for " + duration);
-        suspect(b, a, duration);
-      }
-      case 3 -> suspect(a, b, duration);
-      default -> crash(a, duration);
-    }
-  }
-
-  /** {@code observer} marks {@code member} DOWN for a while, whatever the truth. */
-  void suspect(String observer, String member, long duration) {
-    if (observer.equals(member)) {
-      return;
-    }
-    membership(observer, member, false, now + random.nextInt(200));
-    membership(observer, member, true, now + duration);
-  }
-
-  void crash(String id, long downFor) {
-    Node n = nodes.get(id);
-    long crashedCount = nodes.values().stream().filter(x -> !x.alive).count();
-    if (!n.alive || crashedCount >= (ids.size() - 1) / 2) {
-      return;
-    }
-    n.alive = false;
-    crashes++;
-    note("crash " + id + " for " + downFor);
-    for (String o : ids) {
-      membership(o, id, false, now + 100 + random.nextInt(1500));
-    }
-    later(now + downFor, () -> restart(id));
-  }
-
-  void restart(String id) {
-    Node n = nodes.get(id);
-    if (n.alive) {
-      return;
-    }
-    note("restart " + id);
-    n.boot();
-    for (String o : ids) {
-      membership(o, id, true, now + 50 + random.nextInt(800));
-      if (!nodes.get(o).alive) {
-        membership(id, o, false, now + 100 + random.nextInt(500));
-      }
-    }
-  }
-
-  void membership(String observer, String member, boolean up, long at) {
-    if (observer.equals(member)) {
-      return;
-    }
-    later(at, () -> {
-      Node o = nodes.get(observer);
-      if (!o.alive) {
-        return;
-      }
-      if (up) {
-        o.upView.add(member);
-      } else {
-        o.upView.remove(member);
-      }
-      note(observer + " sees " + member + (up ? " UP" : " DOWN"));
-      handle(o, up ? o.core.memberUp(member, now) : o.core.memberDown(member, now));
-    });
+    faults.randomFault();
   }
 
   /** Ends every fault, restarts crashed members, and tells everyone that everyone is UP. */
   void heal() {
-    note("heal");
-    faultEpoch++;
-    net.healAll();
-    nodes.values().stream().filter(n -> !n.alive).forEach(n -> {
-      note("restart " + n.id);
-      n.boot();
-    });
-    for (Node o : nodes.values()) {
-      for (String m : ids) {
-        if (!m.equals(o.id)) {
-          o.upView.add(m);
-          handle(o, o.core.memberUp(m, now));
-        }
-      }
-    }
+    faults.heal();
   }
 
   // ---- effects ----
@@ -318,66 +207,15 @@ final class SimCluster {
     }
   }
 
-  // ---- checks ----
-
   void checkInvariants() {
-    for (Node n : nodes.values()) {
-      if (!n.alive) {
-        continue;
-      }
-      for (DistroRecord r : n.core.allRecords()) {
-        DistroRecord original = produced.get(r.owner() + "|" + r.key() + "|" + r.revision());
-        if (!r.equals(original)) {
-          fail(n.id + " holds " + r + " that its owner never wrote");
-        }
-      }
-      if (!n.handlerView.equals(n.core.liveRecords())) {
-        fail(n.id + " handler view differs from its core");
-      }
-      for (PeerPipeline p : n.core.pipelines()) {
-        if (p.pendingCount() > CONFIG.maxPendingKeysPerPeer()) {
-          fail(n.id + " queues " + p.pendingCount() + " keys for " + p.peer());
-        }
-      }
-      n.lastWriteThisRun.forEach((key, written) -> n.core.record(key).ifPresent(held -> {
-        boolean droppedSince =
-            n.core.droppedWithoutReplacement() > n.droppedCountAtWrite.get(key);
-        if (!held.equals(written) && !held.isNewerThan(written) && !droppedSince) {
-          fail(n.id + " holds " + held + " older than its own write " + written);
-        }
-      }));
-    }
+    SimChecks.checkInvariants(this);
   }
 
   void assertConverged() {
-    Node first = nodes.values().iterator().next();
-    Map<String, DistroRecord> reference = new TreeMap<>(first.core.liveRecords());
-    for (Node n : nodes.values()) {
-      if (!n.alive || !n.core.isReady()) {
-        fail(n.id + " is not up and ready at the end");
-      }
-      Map<String, DistroRecord> view = new TreeMap<>(n.core.liveRecords());
-      if (!view.equals(reference)) {
-        List<String> diff = new ArrayList<>();
-        TreeSet<String> keys = new TreeSet<>(view.keySet());
-        keys.addAll(reference.keySet());
-        keys.stream().filter(k -> !java.util.Objects.equals(view.get(k), reference.get(k)))
-            .forEach(k -> diff.add(k + ": " + first.id + "=" + reference.get(k) + " " + n.id + "="
-                + view.get(k)));
-        fail("views differ: " + diff);
-      }
-      if (!n.handlerView.equals(view)) {
-        fail(n.id + " handler view differs from its core at the end");
-      }
-    }
-    for (Node n : nodes.values()) {
-      for (String owner : ids) {
-        if (!liveOwnedBy(n, owner).equals(liveOwnedBy(nodes.get(owner), owner))) {
-          fail(n.id + "'s view of " + owner + "'s records differs from " + owner + "'s own");
-        }
-      }
-    }
+    SimChecks.assertConverged(this);
   }
+
+
 
   private void trace(Node n, List<DistroEffect> effects) {
     for (DistroEffect e : effects) {
@@ -393,15 +231,6 @@ final class SimCluster {
     }
   }
 
-  static Map<String, DistroRecord> liveOwnedBy(Node n, String owner) {
-    Map<String, DistroRecord> out = new TreeMap<>();
-    n.core.liveRecords().forEach((k, r) -> {
-      if (r.owner().equals(owner)) {
-        out.put(k, r);
-      }
-    });
-    return out;
-  }
 
   void note(String event) {
     history.addLast(now + " " + event);
