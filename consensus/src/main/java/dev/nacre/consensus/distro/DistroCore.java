@@ -197,6 +197,17 @@ final class DistroCore {
     return pipelines.get(peer);
   }
 
+  DistroStatus status() {
+    Map<String, Integer> pending = new TreeMap<>();
+    Map<String, Long> resyncs = new TreeMap<>();
+    pipelines.forEach((peer, p) -> {
+      pending.put(peer, p.pendingCount());
+      resyncs.put(peer, p.resyncCount());
+    });
+    return new DistroStatus(selfId, load.isReady(), store.size(), store.live().size(),
+        store.ownedBy(selfId).size(), pending, resyncs, verifier.pullsInProgress());
+  }
+
   long lastIssuedRevision() {
     return revisions.lastIssued();
   }

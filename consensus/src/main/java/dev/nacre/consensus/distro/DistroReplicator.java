@@ -38,6 +38,8 @@ public final class DistroReplicator implements AutoCloseable {
   private final ScheduledExecutorService executor;
   private final Set<String> upMembers = new ConcurrentSkipListSet<>();
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
+  private final java.util.concurrent.atomic.AtomicBoolean started =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private volatile OwnershipMapper mapper;
 
   /**
@@ -69,8 +71,16 @@ public final class DistroReplicator implements AutoCloseable {
     });
   }
 
-  /** Starts the initial load and the timers. Call once. */
+  /**
+   * Starts the initial load and the timers. Call once, after {@link #memberDown} for the members
+   * already known to be DOWN (a member with no UP peer is ready at once).
+   *
+   * @throws IllegalStateException when called twice
+   */
   public void start() {
+    if (!started.compareAndSet(false, true)) {
+      throw new IllegalStateException("distro replicator of " + selfId + " already started");
+    }
     log.info("[{}] distro starting with members {}, {}", selfId, upMembers, config);
     submit(() -> core.start(clock.getAsLong()));
     long tick = config.tickInterval().toMillis();
@@ -146,9 +156,14 @@ public final class DistroReplicator implements AutoCloseable {
     return call(() -> core.snapshotFor(request));
   }
 
-  /** Live records held here, by key (a copy taken on the replicator's thread), for status pages. */
+  /** Live records held here, by key (a copy taken on the replicator's thread). */
   public CompletableFuture<java.util.Map<String, DistroRecord>> liveRecords() {
     return call(core::liveRecords);
+  }
+
+  /** Replication state, taken on the replicator's thread. */
+  public CompletableFuture<DistroStatus> status() {
+    return call(core::status);
   }
 
   @Override

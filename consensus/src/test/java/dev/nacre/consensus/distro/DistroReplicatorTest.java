@@ -120,9 +120,14 @@ class DistroReplicatorTest {
     await().atMost(DEADLINE).untilAsserted(() ->
         assertThat(handlers.get("b").snapshot()).containsOnlyKeys("ka", "kb"));
 
-    DistroReplicator c = start("c");
+    DistroReplicator c = start("c"); // asks a first (ring order after c); b cannot reach c
     c.whenReady().join();
     assertThat(handlers.get("c").viewWhenReady).isEqualTo(Map.of("ka", "1", "kb", "2"));
+    DistroStatus status = c.status().join();
+    assertThat(status.ready()).isTrue();
+    assertThat(status.liveRecords()).isEqualTo(2);
+    assertThat(status.ownedRecords()).isZero();
+    assertThat(status.pendingKeysByPeer()).containsOnlyKeys("a", "b");
   }
 
   @Test
@@ -156,6 +161,7 @@ class DistroReplicatorTest {
   @Test
   void callsAfterCloseFailClearly() {
     DistroReplicator a = start("a");
+    assertThatThrownBy(a::start).isInstanceOf(IllegalStateException.class);
     a.close();
     assertThatThrownBy(() -> a.publish("k", new byte[0]))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");

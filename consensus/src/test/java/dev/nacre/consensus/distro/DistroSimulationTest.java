@@ -48,6 +48,7 @@ class DistroSimulationTest {
     }
     cluster.assertConverged();
     System.out.println("distro simulation: nodes=" + nodes + " seed=" + seed + " converged "
-        + cluster.stats());
+        + cluster.stats() + " one fault per " + cluster.stepsPerFault * SimCluster.STEP_MILLIS
+        + " ms");
   }
 }

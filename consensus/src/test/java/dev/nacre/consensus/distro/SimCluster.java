@@ -63,6 +63,8 @@ final class SimCluster {
   }
 
   final long seed;
+  /** On average one fault starts every this many steps: odd seeds are hostile, even ones mild. */
+  final int stepsPerFault;
   final Random random;
   final SimNetwork net;
   final List<String> ids = new ArrayList<>();
@@ -76,6 +78,7 @@ final class SimCluster {
   final SimFaults faults = new SimFaults(this);
 
   SimCluster(int size, long seed) {
+    this.stepsPerFault = seed % 2 == 1 ? 100 : 400;
     this.seed = seed;
     this.random = new Random(seed);
     this.net = new SimNetwork(random);
@@ -100,7 +103,7 @@ final class SimCluster {
     if (writesOn && random.nextInt(3) == 0) {
       randomWrite();
     }
-    if (faultsOn && random.nextInt(100) == 0) {
+    if (faultsOn && random.nextInt(stepsPerFault) == 0) {
       randomFault();
     }
     checkInvariants();
