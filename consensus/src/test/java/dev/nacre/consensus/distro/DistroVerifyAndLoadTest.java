@@ -43,6 +43,30 @@ class DistroVerifyAndLoadTest {
   }
 
   @Test
+  void deletionOfARestartedOwnerIsDroppedByVerifyAndNoLongerHidesAnotherOwnersRecord() {
+    Wire wire = new Wire(DistroConfig.defaults(), "a", "b", "c").startAll();
+    wire.write("b", "k", "b's");
+    wire.advanceTo(300);
+    wire.cut("c", "b");
+    wire.delete("c", "k"); // only a hears of it: c's tombstone outranks b's record there
+    wire.advanceTo(600);
+    assertThat(wire.core("a").liveRecords()).isEmpty();
+    assertThat(wire.core("b").liveRecords()).containsOnlyKeys("k");
+
+    wire.advanceTo(5010); // verify round: a pulls b, but c's newer deletion still wins at a
+    assertThat(wire.core("a").liveRecords()).isEmpty();
+
+    wire.heal();
+    wire.restart("c"); // c's new run owns nothing: its deletion died with the old run
+    assertThat(wire.core("c").isReady()).isTrue();
+    // c's first digest shows a the deletion c no longer has; a drops it, sees that b's last
+    // digest now differs from its view, and pulls b again at once instead of a round later
+    assertThat(wire.core("a").liveRecords()).containsOnlyKeys("k");
+    assertThat(wire.core("a").record("k").orElseThrow().owner()).isEqualTo("b");
+    wire.assertViewsMatchCores();
+  }
+
+  @Test
   void failedRepairPullIsRetriedWhileTheViewStillDiffers() {
     DistroConfig config = DistroConfig.defaults();
     Wire wire = new Wire(config, "a", "b").startAll();

@@ -23,8 +23,10 @@ final class Wire {
   final Set<String> loseNextBatch = new HashSet<>();
   final List<String> log = new ArrayList<>();
   long now;
+  private final DistroConfig config;
 
   Wire(DistroConfig config, String... members) {
+    this.config = config;
     for (String m : members) {
       cores.put(m, new DistroCore(m, List.of(members), config, 0));
       views.put(m, new LinkedHashMap<>());
@@ -35,6 +37,15 @@ final class Wire {
   Wire startAll() {
     cores.forEach((id, c) -> run(id, c.start(now)));
     return this;
+  }
+
+  /** Replaces a member by a fresh run of it (state lost) and starts it. */
+  void restart(String id) {
+    DistroCore fresh = new DistroCore(id, new java.util.ArrayList<>(cores.keySet()),
+        config, now);
+    cores.put(id, fresh);
+    views.put(id, new LinkedHashMap<>());
+    run(id, fresh.start(now));
   }
 
   DistroCore core(String id) {
