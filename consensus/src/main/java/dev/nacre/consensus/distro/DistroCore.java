@@ -257,6 +257,9 @@ final class DistroCore {
   }
 
   private void driveLoad(long now) {
+    if (load.isReady()) {
+      return;
+    }
     switch (load.poll(now, upPeers())) {
       case ASK -> {
         long id = nextRequestId++;
