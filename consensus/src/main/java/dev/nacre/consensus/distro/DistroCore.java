@@ -1,0 +1,292 @@
+package dev.nacre.consensus.distro;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The Distro protocol of one member as a pure state machine: each method takes an event and the
+ * current time, and returns what to send and what to hand to the {@link DistroHandler}. No
+ * threads, no IO, no clock of its own; one thread at a time.
+ *
+ * <p>The parts: a {@link RecordStore}, one {@link PeerPipeline} per peer, the {@link Verifier}
+ * (anti-entropy), the {@link InitialLoad}, the {@link OwnerLossTracker}, a {@link RecordApplier}
+ * for what peers send and a {@link RevisionCounter} for local writes. This class routes events
+ * between them.
+ *
+ * <p>A member starts owning nothing: records that an earlier run of it wrote are not taken back
+ * at the initial load, and verify removes them from peers. So every record a member owns was
+ * written by its current run, and its view of its own records is the truth that verify copies.
+ */
+final class DistroCore {
+  private final String selfId;
+  private final RecordStore store;
+  private final TreeMap<String, PeerPipeline> pipelines = new TreeMap<>();
+  private final DistroConfig config;
+  private final Verifier verifier;
+  private final InitialLoad load;
+  private final OwnerLossTracker ownerLoss;
+  private final EffectBuffer out = new EffectBuffer();
+  private final RevisionCounter revisions;
+  private final RecordApplier applier;
+  private long nextRequestId = 1;
+
+  /**
+   * @param members ids of all members, this one included; all are taken to be UP
+   */
+  DistroCore(String selfId, Collection<String> members, DistroConfig config, long nowMillis) {
+    this.selfId = selfId;
+    this.config = config;
+    this.store = new RecordStore(config.tombstoneRetention().toMillis());
+    this.verifier = new Verifier(config, nowMillis);
+    this.load = new InitialLoad(selfId, config);
+    this.ownerLoss = new OwnerLossTracker(config);
+    this.revisions = new RevisionCounter(nowMillis);
+    this.applier = new RecordApplier(selfId, store, ownerLoss, revisions, out);
+    for (String m : new TreeSet<>(members)) {
+      if (!m.equals(selfId)) {
+        pipeline(m);
+      }
+    }
+  }
+
+  String selfId() {
+    return selfId;
+  }
+
+  /** Begins the initial load (or becomes ready at once without UP peers). */
+  List<DistroEffect> start(long now) {
+    load.start(now);
+    return finish(now);
+  }
+
+  boolean isReady() {
+    return load.isReady();
+  }
+
+  List<DistroEffect> localChange(String key, byte[] value, long now) {
+    return local(DistroRecord.live(key, selfId, nextRevision(key, now), value), now);
+  }
+
+  List<DistroEffect> localDelete(String key, long now) {
+    return local(DistroRecord.tombstone(key, selfId, nextRevision(key, now)), now);
+  }
+
+  List<DistroEffect> batchAcked(String peer, long sequence, long now) {
+    Optional.ofNullable(pipelines.get(peer)).ifPresent(p -> p.acked(sequence));
+    return finish(now);
+  }
+
+  List<DistroEffect> batchFailed(String peer, long sequence, long now) {
+    Optional.ofNullable(pipelines.get(peer)).ifPresent(p -> p.failed(sequence, now));
+    return finish(now);
+  }
+
+  /** A peer's batch: apply its records, then compare its digest with this member's view. */
+  List<DistroEffect> batchReceived(DistroBatch batch, long now) {
+    String sender = batch.sender();
+    for (DistroRecord r : batch.records()) {
+      if (r.owner().equals(sender)) { // a member only ever sends its own records
+        applier.applyIfNewer(r, now);
+      }
+    }
+    batch.digest().ifPresent(d -> {
+      if (d.owner().equals(sender) && load.isReady() && !ownerLoss.refuses(sender)
+          && verifier.onDigest(d, store.digestOf(sender))) {
+        pull(sender, now);
+      }
+    });
+    return finish(now);
+  }
+
+  /** Answers a peer's snapshot request (a query: the state does not change). */
+  DistroSnapshot snapshotFor(SnapshotRequest request) {
+    List<DistroRecord> records = request.scope() == SnapshotRequest.Scope.OWNED
+        ? store.ownedBy(selfId)
+        : store.all();
+    return new DistroSnapshot(selfId, request.scope(), revisions.lastIssued(), records);
+  }
+
+  List<DistroEffect> snapshotReceived(long requestId, DistroSnapshot snapshot, long now) {
+    if (load.isLoadRequest(requestId)) {
+      applier.applyInitialLoad(snapshot, now);
+      load.loaded(requestId);
+      out.add(new DistroEffect.BecameReady(true));
+    } else if (verifier.isPull(requestId)) {
+      Optional<String> owner = verifier.pullAnswered(requestId)
+          .filter(o -> o.equals(snapshot.sender()) && !ownerLoss.refuses(o));
+      if (owner.isPresent() && applier.replaceOwner(owner.get(), snapshot, now)) {
+        for (String other : verifier.ownersOutOfDate(store::digestOf)) {
+          if (!other.equals(owner.get()) && pipelines.containsKey(other)
+              && pipelines.get(other).isUp()) {
+            pull(other, now);
+          }
+        }
+      }
+    }
+    return finish(now);
+  }
+
+  List<DistroEffect> snapshotFailed(long requestId, long now) {
+    load.failed(requestId);
+    verifier.pullFailed(requestId, now);
+    return finish(now);
+  }
+
+  List<DistroEffect> memberUp(String member, long now) {
+    if (!member.equals(selfId)) {
+      pipeline(member).up();
+      ownerLoss.up(member);
+    }
+    return finish(now);
+  }
+
+  List<DistroEffect> memberDown(String member, long now) {
+    if (!member.equals(selfId)) {
+      pipeline(member).down();
+      ownerLoss.down(member, now);
+      load.peerDown(member);
+      verifier.forget(member);
+    }
+    return finish(now);
+  }
+
+  /** Advances timers: flushes, retries, verify rounds, timeouts, grace periods, tombstones. */
+  List<DistroEffect> tick(long now) {
+    ownerLoss.newlyExpired(now).forEach(applier::removeOwner);
+    store.expireTombstones(now);
+    if (verifier.roundDue(now)) {
+      pipelines.values().forEach(PeerPipeline::requestDigest);
+    }
+    for (String owner : verifier.ownersToPullAgain(now, store::digestOf)) {
+      PeerPipeline p = pipelines.get(owner);
+      if (p != null && p.isUp()) {
+        pull(owner, now);
+      }
+    }
+    return finish(now);
+  }
+
+  // ---- introspection, for tests and status pages ----
+
+  Map<String, DistroRecord> liveRecords() {
+    return store.live();
+  }
+
+  Optional<DistroRecord> record(String key) {
+    return store.get(key);
+  }
+
+  List<DistroRecord> allRecords() {
+    return store.all();
+  }
+
+  OwnerDigest digestOf(String owner) {
+    return store.digestOf(owner);
+  }
+
+  Collection<PeerPipeline> pipelines() {
+    return pipelines.values();
+  }
+
+  PeerPipeline pipelineTo(String peer) {
+    return pipelines.get(peer);
+  }
+
+  DistroStatus status() {
+    Map<String, Integer> pending = new TreeMap<>();
+    Map<String, Long> resyncs = new TreeMap<>();
+    pipelines.forEach((peer, p) -> {
+      pending.put(peer, p.pendingCount());
+      resyncs.put(peer, p.resyncCount());
+    });
+    return new DistroStatus(selfId, load.isReady(), store.size(), store.live().size(),
+        store.ownedBy(selfId).size(), pending, resyncs, verifier.pullsInProgress());
+  }
+
+  long lastIssuedRevision() {
+    return revisions.lastIssued();
+  }
+
+  /**
+   * How often records were dropped without a newer one in their place (owner lost, or absent
+   * from its owner's set): only then can an older record of the same key come back.
+   */
+  long droppedWithoutReplacement() {
+    return applier.droppedWithoutReplacement();
+  }
+
+  int pullsInProgress() {
+    return verifier.pullsInProgress();
+  }
+
+  // ---- internals ----
+
+  private long nextRevision(String key, long now) {
+    return revisions.next(store.get(key).map(DistroRecord::revision).orElse(0L), now);
+  }
+
+  private List<DistroEffect> local(DistroRecord r, long now) {
+    store.put(r, now);
+    for (PeerPipeline p : pipelines.values()) {
+      p.enqueue(r, now);
+    }
+    return finish(now);
+  }
+
+  private void pull(String owner, long now) {
+    long id = nextRequestId++;
+    verifier.pullStarted(owner, id, now);
+    out.add(new DistroEffect.RequestSnapshot(owner, id,
+        new SnapshotRequest(selfId, SnapshotRequest.Scope.OWNED)));
+  }
+
+  /** Ends every event: drives the initial load and every pipeline, then returns the effects. */
+  private List<DistroEffect> finish(long now) {
+    driveLoad(now);
+    for (PeerPipeline p : pipelines.values()) {
+      p.poll(now, load.isReady()).ifPresent(o -> out.add(new DistroEffect.SendBatch(p.peer(),
+          new DistroBatch(selfId, o.sequence(), o.records(),
+              o.wantsDigest() ? Optional.of(store.digestOf(selfId)) : Optional.empty()))));
+    }
+    return out.drain();
+  }
+
+  private void driveLoad(long now) {
+    if (load.isReady()) {
+      return;
+    }
+    switch (load.poll(now, upPeers())) {
+      case ASK -> {
+        long id = nextRequestId++;
+        load.asked(id, now);
+        out.add(new DistroEffect.RequestSnapshot(load.peerToAsk(), id,
+            new SnapshotRequest(selfId, SnapshotRequest.Scope.ALL)));
+      }
+      case READY_WITHOUT_PEER -> out.add(new DistroEffect.BecameReady(false));
+      default -> { }
+    }
+  }
+
+  private SortedSet<String> upPeers() {
+    SortedSet<String> up = new TreeSet<>();
+    pipelines.forEach((id, p) -> {
+      if (p.isUp()) {
+        up.add(id);
+      }
+    });
+    return up;
+  }
+
+  private PeerPipeline pipeline(String peer) {
+    return pipelines.computeIfAbsent(peer, p -> {
+      PeerPipeline created = new PeerPipeline(p, config);
+      created.requestDigest(); // a new peer may hold anything: verify it on the first batch
+      return created;
+    });
+  }
+}

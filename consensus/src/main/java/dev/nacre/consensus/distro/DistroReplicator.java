@@ -1,0 +1,289 @@
+package dev.nacre.consensus.distro;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Replicates this member's keyed records to its peers with the Distro protocol, and applies what
+ * peers send through a {@link DistroHandler}: batched asynchronous sync, periodic verify
+ * (anti-entropy), full snapshot load at start, removal of a dead owner's records after a grace
+ * period.
+ *
+ * <p>Thread-safe. All protocol work happens on one thread owned by this object; the public
+ * methods only hand events to it, so {@link #publish} and {@link #delete} cost an enqueue and
+ * never wait on a peer. Closing stops the thread; calls after that throw
+ * {@link IllegalStateException}.
+ */
+public final class DistroReplicator implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(DistroReplicator.class);
+
+  private final String selfId;
+  private final DistroConfig config;
+  private final DistroTransport transport;
+  private final DistroHandler handler;
+  private final LongSupplier clock;
+  private final DistroCore core;
+  private final ScheduledExecutorService executor;
+  private final Set<String> upMembers = new ConcurrentSkipListSet<>();
+  private final CompletableFuture<Void> ready = new CompletableFuture<>();
+  private final java.util.concurrent.atomic.AtomicBoolean started =
+      new java.util.concurrent.atomic.AtomicBoolean();
+  private volatile OwnershipMapper mapper;
+
+  /**
+   * @param selfId this member's id
+   * @param memberIds every member of the cluster, this one included; all are taken to be UP until
+   *     {@link #memberDown} says otherwise
+   */
+  public DistroReplicator(String selfId, Collection<String> memberIds, DistroConfig config,
+      DistroTransport transport, DistroHandler handler) {
+    this(selfId, memberIds, config, transport, handler, monotonicWallClock());
+  }
+
+  /** As above, with the clock (milliseconds) the protocol reads; it must never go back. */
+  public DistroReplicator(String selfId, Collection<String> memberIds, DistroConfig config,
+      DistroTransport transport, DistroHandler handler, LongSupplier clockMillis) {
+    this.selfId = Objects.requireNonNull(selfId, "selfId");
+    this.config = Objects.requireNonNull(config, "config");
+    this.transport = Objects.requireNonNull(transport, "transport");
+    this.handler = Objects.requireNonNull(handler, "handler");
+    this.clock = Objects.requireNonNull(clockMillis, "clockMillis");
+    this.core = new DistroCore(selfId, memberIds, config, clock.getAsLong());
+    upMembers.addAll(memberIds);
+    upMembers.add(selfId);
+    mapper = new OwnershipMapper(upMembers);
+    executor = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "distro-" + selfId);
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /**
+   * Starts the initial load and the timers. Call once, after {@link #memberDown} for the members
+   * already known to be DOWN (a member with no UP peer is ready at once).
+   *
+   * @throws IllegalStateException when called twice
+   */
+  public void start() {
+    if (!started.compareAndSet(false, true)) {
+      throw new IllegalStateException("distro replicator of " + selfId + " already started");
+    }
+    log.info("[{}] distro starting with members {}, {}", selfId, upMembers, config);
+    submit(() -> core.start(clock.getAsLong()));
+    long tick = config.tickInterval().toMillis();
+    executor.scheduleWithFixedDelay(() -> handle(() -> core.tick(clock.getAsLong())),
+        tick, tick, TimeUnit.MILLISECONDS);
+  }
+
+  /** Completes once the initial load has finished (or timed out). */
+  public CompletableFuture<Void> whenReady() {
+    return ready.copy();
+  }
+
+  public boolean isReady() {
+    return ready.isDone();
+  }
+
+  public String selfId() {
+    return selfId;
+  }
+
+  /** Records a local write of {@code key}, owned by this member, and queues it for every peer. */
+  public void publish(String key, byte[] value) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(value, "value");
+    submit(() -> core.localChange(key, value, clock.getAsLong()));
+  }
+
+  /** Records a local deletion of {@code key} and queues it for every peer. */
+  public void delete(String key) {
+    Objects.requireNonNull(key, "key");
+    submit(() -> core.localDelete(key, clock.getAsLong()));
+  }
+
+  /** Membership says {@code memberId} is UP (again, or for the first time). */
+  public void memberUp(String memberId) {
+    if (upMembers.add(memberId)) {
+      mapper = new OwnershipMapper(upMembers);
+      log.info("[{}] distro: member {} is UP", selfId, memberId);
+    }
+    submit(() -> core.memberUp(memberId, clock.getAsLong()));
+  }
+
+  /** Membership says {@code memberId} is DOWN: stop sending to it, start its grace period. */
+  public void memberDown(String memberId) {
+    if (!memberId.equals(selfId) && upMembers.remove(memberId)) {
+      mapper = new OwnershipMapper(upMembers);
+      log.info("[{}] distro: member {} is DOWN; its records go in {}", selfId, memberId,
+          config.ownerGracePeriod());
+    }
+    submit(() -> core.memberDown(memberId, clock.getAsLong()));
+  }
+
+  /** Who is responsible for a key among the members currently UP (this one included). */
+  public OwnershipMapper ownershipMapper() {
+    return mapper;
+  }
+
+  /**
+   * Inbound: a peer's batch. Completes once applied (the sender's acknowledgement); completes
+   * exceptionally only when this replicator is closed.
+   */
+  public CompletableFuture<Void> receiveBatch(DistroBatch batch) {
+    Objects.requireNonNull(batch, "batch");
+    return call(() -> {
+      run(core.batchReceived(batch, clock.getAsLong()));
+      return null;
+    });
+  }
+
+  /** Inbound: a peer asks for a snapshot of this member's records. */
+  public CompletableFuture<DistroSnapshot> serveSnapshot(SnapshotRequest request) {
+    Objects.requireNonNull(request, "request");
+    return call(() -> core.snapshotFor(request));
+  }
+
+  /** Live records held here, by key (a copy taken on the replicator's thread). */
+  public CompletableFuture<java.util.Map<String, DistroRecord>> liveRecords() {
+    return call(core::liveRecords);
+  }
+
+  /** Replication state, taken on the replicator's thread. */
+  public CompletableFuture<DistroStatus> status() {
+    return call(core::status);
+  }
+
+  @Override
+  public void close() {
+    executor.shutdownNow();
+    ready.completeExceptionally(new IllegalStateException("distro replicator closed"));
+  }
+
+  // ---- the replicator's thread ----
+
+  private void submit(Supplier<List<DistroEffect>> event) {
+    try {
+      executor.execute(() -> handle(event));
+    } catch (RejectedExecutionException e) {
+      throw new IllegalStateException("distro replicator of " + selfId + " is closed", e);
+    }
+  }
+
+  private <T> CompletableFuture<T> call(Supplier<T> work) {
+    CompletableFuture<T> result = new CompletableFuture<>();
+    try {
+      executor.execute(() -> {
+        try {
+          result.complete(work.get());
+        } catch (RuntimeException e) {
+          log.error("[{}] distro: inbound call failed", selfId, e);
+          result.completeExceptionally(e);
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      result.completeExceptionally(
+          new IllegalStateException("distro replicator of " + selfId + " is closed", e));
+    }
+    return result;
+  }
+
+  private void handle(Supplier<List<DistroEffect>> event) {
+    try {
+      run(event.get());
+    } catch (RuntimeException e) {
+      log.error("[{}] distro: event failed", selfId, e);
+    }
+  }
+
+  private void run(List<DistroEffect> effects) {
+    for (DistroEffect e : effects) {
+      if (e instanceof DistroEffect.SendBatch s) {
+        send(s);
+      } else if (e instanceof DistroEffect.RequestSnapshot r) {
+        request(r);
+      } else if (e instanceof DistroEffect.ApplyRecords a) {
+        callHandler(() -> handler.apply(a.records()));
+      } else if (e instanceof DistroEffect.RemoveRecords r) {
+        log.debug("[{}] distro: removing {} records", selfId, r.records().size());
+        callHandler(() -> handler.remove(r.records()));
+      } else if (e instanceof DistroEffect.BecameReady b) {
+        log.info("[{}] distro ready ({})", selfId,
+            b.loadedFromPeer() ? "loaded a snapshot from a peer" : "no peer answered; verify will fill in");
+        callHandler(handler::ready);
+        ready.complete(null);
+      }
+    }
+  }
+
+  private void send(DistroEffect.SendBatch s) {
+    long seq = s.batch().sequence();
+    log.debug("[{}] distro: batch {} to {} ({} records)", selfId, seq, s.peer(),
+        s.batch().records().size());
+    startCall(() -> transport.sendBatch(s.peer(), s.batch())).whenComplete((ok, err) -> {
+      if (err == null) {
+        submitQuietly(() -> core.batchAcked(s.peer(), seq, clock.getAsLong()));
+      } else {
+        log.debug("[{}] distro: batch {} to {} failed: {}", selfId, seq, s.peer(), err.toString());
+        submitQuietly(() -> core.batchFailed(s.peer(), seq, clock.getAsLong()));
+      }
+    });
+  }
+
+  private void request(DistroEffect.RequestSnapshot r) {
+    log.debug("[{}] distro: asking {} for {} records", selfId, r.peer(), r.request().scope());
+    startCall(() -> transport.requestSnapshot(r.peer(), r.request())).whenComplete((snap, err) -> {
+      if (err == null) {
+        submitQuietly(() -> core.snapshotReceived(r.requestId(), snap, clock.getAsLong()));
+      } else {
+        log.info("[{}] distro: {} snapshot from {} failed: {}", selfId, r.request().scope(),
+            r.peer(), err.toString());
+        submitQuietly(() -> core.snapshotFailed(r.requestId(), clock.getAsLong()));
+      }
+    });
+  }
+
+  private static <T> CompletableFuture<T> startCall(Supplier<CompletableFuture<T>> call) {
+    try {
+      return Objects.requireNonNull(call.get(), "transport returned null");
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private void submitQuietly(Supplier<List<DistroEffect>> event) {
+    try {
+      executor.execute(() -> handle(event));
+    } catch (RejectedExecutionException closed) {
+      // a late answer after close: nothing left to do
+    }
+  }
+
+  private void callHandler(Runnable call) {
+    try {
+      call.run();
+    } catch (RuntimeException e) {
+      log.error("[{}] distro: handler failed; its view may differ until the keys change again",
+          selfId, e);
+    }
+  }
+
+  /** Wall-clock milliseconds at start, then advanced by the monotonic nano clock. */
+  static LongSupplier monotonicWallClock() {
+    long wallAtStart = System.currentTimeMillis();
+    long nanoAtStart = System.nanoTime();
+    return () -> wallAtStart + (System.nanoTime() - nanoAtStart) / 1_000_000;
+  }
+}

@@ -1,0 +1,30 @@
+package dev.nacre.consensus.distro;
+
+import java.util.Map;
+
+/**
+ * One member's replication state at a moment, for status pages and metrics.
+ *
+ * @param selfId this member's id
+ * @param ready whether the initial load has finished
+ * @param records records held, tombstones included
+ * @param liveRecords records held that are not tombstones
+ * @param ownedRecords records held whose owner is this member, tombstones included
+ * @param pendingKeysByPeer keys waiting to be sent, per peer
+ * @param resyncsByPeer how often a peer's queue was dropped (peer DOWN or queue over the cap)
+ * @param pullsInProgress verify repairs waiting for an owner's records
+ */
+public record DistroStatus(
+    String selfId,
+    boolean ready,
+    int records,
+    int liveRecords,
+    int ownedRecords,
+    Map<String, Integer> pendingKeysByPeer,
+    Map<String, Long> resyncsByPeer,
+    int pullsInProgress) {
+  public DistroStatus {
+    pendingKeysByPeer = Map.copyOf(pendingKeysByPeer);
+    resyncsByPeer = Map.copyOf(resyncsByPeer);
+  }
+}

@@ -1,0 +1,29 @@
+package dev.nacre.consensus.distro;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Outbound messages to peers (gRPC in production, in-memory in tests). The receiving side hands
+ * each message to its own {@link DistroReplicator}: {@link DistroReplicator#receiveBatch} and
+ * {@link DistroReplicator#serveSnapshot}.
+ *
+ * <p>Methods are called from the replicator's thread and must not block: they start the call and
+ * return. The futures may complete on any thread. The replicator applies its own timeout
+ * ({@link DistroConfig#requestTimeout()}), so a future that never completes costs nothing but
+ * memory; an implementation should still cancel the underlying call on its own deadline.
+ */
+public interface DistroTransport {
+
+  /**
+   * Sends a batch to {@code peerId}. Completes normally once the peer has applied it (its
+   * {@code receiveBatch} future completed normally), exceptionally when it could not be
+   * delivered or the peer failed to apply it. The batch is then retried.
+   */
+  CompletableFuture<Void> sendBatch(String peerId, DistroBatch batch);
+
+  /**
+   * Asks {@code peerId} for a snapshot of its records. Completes with the peer's
+   * {@code serveSnapshot} answer, or exceptionally when the peer could not be reached.
+   */
+  CompletableFuture<DistroSnapshot> requestSnapshot(String peerId, SnapshotRequest request);
+}

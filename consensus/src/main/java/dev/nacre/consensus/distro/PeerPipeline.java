@@ -1,0 +1,197 @@
+package dev.nacre.consensus.distro;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The outbound queue to one peer: pending changes merged by key, flushed as a batch at
+ * {@code maxBatchSize} keys or {@code flushDelay} after the first pending key, one batch in
+ * flight, failed batches merged back and retried with exponential backoff.
+ *
+ * <p>A peer that is DOWN, or whose queue grows past {@code maxPendingKeysPerPeer}, loses its
+ * queue and is marked for resync: the next batch sent to it carries a digest, and the peer, seeing
+ * that its view differs, pulls this member's full set of records. Memory per peer is bounded by
+ * the cap, whatever the peer does.
+ */
+final class PeerPipeline {
+  /** A batch this pipeline wants sent; the core adds the digest when {@code wantsDigest}. */
+  record Outgoing(long sequence, List<DistroRecord> records, boolean wantsDigest) {}
+
+  private record InFlight(long sequence, List<DistroRecord> records, boolean withDigest,
+      long deadline, long firstPendingAt) {}
+
+  private final String peer;
+  private final int maxBatchSize;
+  private final long flushDelayMillis;
+  private final long backoffBaseMillis;
+  private final long backoffMaxMillis;
+  private final long timeoutMillis;
+  private final int maxPending;
+
+  private final LinkedHashMap<String, DistroRecord> pending = new LinkedHashMap<>();
+  private long firstPendingAt;
+  private InFlight inFlight;
+  private long nextSequence = 1;
+  private int consecutiveFailures;
+  private long retryAt;
+  private boolean up = true;
+  private boolean digestDue;
+  private long resyncCount;
+
+  PeerPipeline(String peer, DistroConfig config) {
+    this.peer = peer;
+    this.maxBatchSize = config.maxBatchSize();
+    this.flushDelayMillis = config.flushDelay().toMillis();
+    this.backoffBaseMillis = config.retryBackoffBase().toMillis();
+    this.backoffMaxMillis = config.retryBackoffMax().toMillis();
+    this.timeoutMillis = config.requestTimeout().toMillis();
+    this.maxPending = config.maxPendingKeysPerPeer();
+  }
+
+  String peer() {
+    return peer;
+  }
+
+  boolean isUp() {
+    return up;
+  }
+
+  /** Queues a change of this member's records; a later change of the same key replaces it. */
+  void enqueue(DistroRecord r, long nowMillis) {
+    if (!up) {
+      return; // the peer gets everything through resync when it comes back
+    }
+    if (pending.isEmpty()) {
+      firstPendingAt = nowMillis;
+    }
+    pending.put(r.key(), r);
+    enforceCap();
+  }
+
+  /** Asks for a digest on the next batch (verify round, or resync). */
+  void requestDigest() {
+    digestDue = true;
+  }
+
+  /** Decides whether a batch leaves now. */
+  Optional<Outgoing> poll(long nowMillis, boolean digestAllowed) {
+    if (!up) {
+      return Optional.empty();
+    }
+    if (inFlight != null && nowMillis >= inFlight.deadline()) {
+      failed(inFlight.sequence(), nowMillis);
+    }
+    if (inFlight != null || nowMillis < retryAt) {
+      return Optional.empty();
+    }
+    boolean sendDigest = digestDue && digestAllowed;
+    boolean due = pending.size() >= maxBatchSize
+        || (!pending.isEmpty() && nowMillis - firstPendingAt >= flushDelayMillis)
+        || sendDigest;
+    if (!due) {
+      return Optional.empty();
+    }
+    long batchFirstPendingAt = firstPendingAt;
+    List<DistroRecord> records = new ArrayList<>(Math.min(pending.size(), maxBatchSize));
+    Iterator<Map.Entry<String, DistroRecord>> it = pending.entrySet().iterator();
+    while (it.hasNext() && records.size() < maxBatchSize) {
+      records.add(it.next().getValue());
+      it.remove();
+    }
+    // The digest describes everything sent so far only if this batch drains the queue.
+    boolean withDigest = sendDigest && pending.isEmpty();
+    if (withDigest) {
+      digestDue = false;
+    }
+    long sequence = nextSequence++;
+    inFlight = new InFlight(sequence, records, withDigest, nowMillis + timeoutMillis,
+        batchFirstPendingAt);
+    return Optional.of(new Outgoing(sequence, records, withDigest));
+  }
+
+  void acked(long sequence) {
+    if (inFlight == null || inFlight.sequence() != sequence) {
+      return; // late answer to a batch already timed out or dropped
+    }
+    inFlight = null;
+    consecutiveFailures = 0;
+    retryAt = 0;
+  }
+
+  void failed(long sequence, long nowMillis) {
+    if (inFlight == null || inFlight.sequence() != sequence) {
+      return;
+    }
+    InFlight failed = inFlight;
+    inFlight = null;
+    if (pending.isEmpty()) {
+      firstPendingAt = failed.firstPendingAt();
+    } else {
+      firstPendingAt = Math.min(firstPendingAt, failed.firstPendingAt());
+    }
+    for (DistroRecord r : failed.records()) {
+      pending.putIfAbsent(r.key(), r); // a pending change of the same key is newer
+    }
+    if (failed.withDigest()) {
+      digestDue = true;
+    }
+    consecutiveFailures++;
+    retryAt = nowMillis + backoffMillis(consecutiveFailures);
+    enforceCap();
+  }
+
+  /** The peer went DOWN: drop its queue and whatever is in flight, resync when it is back. */
+  void down() {
+    up = false;
+    dropQueueForResync();
+    inFlight = null;
+    consecutiveFailures = 0;
+    retryAt = 0;
+  }
+
+  void up() {
+    up = true;
+  }
+
+  long backoffMillis(int failures) {
+    long delay = backoffBaseMillis;
+    for (int i = 1; i < failures && delay < backoffMaxMillis; i++) {
+      delay *= 2;
+    }
+    return Math.min(delay, backoffMaxMillis);
+  }
+
+  int pendingCount() {
+    return pending.size();
+  }
+
+  boolean hasInFlight() {
+    return inFlight != null;
+  }
+
+  boolean isDigestDue() {
+    return digestDue;
+  }
+
+  long resyncCount() {
+    return resyncCount;
+  }
+
+  private void enforceCap() {
+    if (pending.size() > maxPending) {
+      dropQueueForResync();
+    }
+  }
+
+  private void dropQueueForResync() {
+    if (!pending.isEmpty() || !digestDue) {
+      resyncCount++;
+    }
+    pending.clear();
+    digestDue = true;
+  }
+}

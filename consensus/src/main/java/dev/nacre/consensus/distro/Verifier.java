@@ -1,0 +1,149 @@
+package dev.nacre.consensus.distro;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Anti-entropy bookkeeping: when the next verify round is due, and the repair pulls in progress
+ * (at most one per owner). A pull that fails is retried with exponential backoff while the
+ * owner's last digest still differs from this member's view.
+ */
+final class Verifier {
+  private record Pull(String owner, long deadline) {}
+
+  private final long intervalMillis;
+  private final long timeoutMillis;
+  private final long retryDelayMillis;
+  private final long retryDelayMaxMillis;
+  private final Map<String, Integer> failuresInARow = new HashMap<>();
+  private long nextRoundAt;
+  private final Map<Long, Pull> pullsById = new HashMap<>();
+  private final Map<String, Long> pullIdByOwner = new HashMap<>();
+  private final Map<String, OwnerDigest> lastDigest = new HashMap<>();
+  private final TreeMap<String, Long> retryAt = new TreeMap<>();
+
+  Verifier(DistroConfig config, long nowMillis) {
+    this.intervalMillis = config.verifyInterval().toMillis();
+    this.timeoutMillis = config.requestTimeout().toMillis();
+    this.retryDelayMillis = config.retryBackoffBase().toMillis();
+    this.retryDelayMaxMillis = config.retryBackoffMax().toMillis();
+    this.nextRoundAt = nowMillis + intervalMillis;
+  }
+
+  /** True once per interval: every peer should get a digest. */
+  boolean roundDue(long nowMillis) {
+    if (nowMillis < nextRoundAt) {
+      return false;
+    }
+    nextRoundAt = nowMillis + intervalMillis;
+    return true;
+  }
+
+  /** Records a digest received from its owner; true when a pull should start now. */
+  boolean onDigest(OwnerDigest received, OwnerDigest local) {
+    lastDigest.put(received.owner(), received);
+    if (received.sameContentAs(local)) {
+      retryAt.remove(received.owner());
+      return false;
+    }
+    return !pullIdByOwner.containsKey(received.owner());
+  }
+
+  void pullStarted(String owner, long requestId, long nowMillis) {
+    pullsById.put(requestId, new Pull(owner, nowMillis + timeoutMillis));
+    pullIdByOwner.put(owner, requestId);
+    retryAt.remove(owner);
+  }
+
+  boolean isPull(long requestId) {
+    return pullsById.containsKey(requestId);
+  }
+
+  /** The pull answered; returns its owner. */
+  Optional<String> pullAnswered(long requestId) {
+    Optional<String> owner = end(requestId);
+    owner.ifPresent(failuresInARow::remove);
+    return owner;
+  }
+
+  /** The pull failed or timed out: retry later, backing off like a batch, if still needed. */
+  void pullFailed(long requestId, long nowMillis) {
+    end(requestId).ifPresent(owner -> {
+      int failures = failuresInARow.merge(owner, 1, Integer::sum);
+      long delay = retryDelayMillis;
+      for (int i = 1; i < failures && delay < retryDelayMaxMillis; i++) {
+        delay *= 2;
+      }
+      retryAt.put(owner, nowMillis + Math.min(delay, retryDelayMaxMillis));
+    });
+  }
+
+  private Optional<String> end(long requestId) {
+    Pull p = pullsById.remove(requestId);
+    if (p == null) {
+      return Optional.empty();
+    }
+    pullIdByOwner.remove(p.owner());
+    return Optional.of(p.owner());
+  }
+
+  /**
+   * Times out pulls and returns the owners whose failed pull should be retried now, given this
+   * member's current view of each owner.
+   */
+  List<String> ownersToPullAgain(long nowMillis, java.util.function.Function<String, OwnerDigest> localView) {
+    List<Long> expired = new ArrayList<>();
+    pullsById.forEach((id, p) -> {
+      if (nowMillis >= p.deadline()) {
+        expired.add(id);
+      }
+    });
+    expired.sort(null);
+    for (long id : expired) {
+      pullFailed(id, nowMillis);
+    }
+    List<String> again = new ArrayList<>();
+    var it = retryAt.entrySet().iterator();
+    while (it.hasNext()) {
+      var e = it.next();
+      if (nowMillis < e.getValue()) {
+        continue;
+      }
+      it.remove();
+      OwnerDigest last = lastDigest.get(e.getKey());
+      if (last != null && !last.sameContentAs(localView.apply(e.getKey()))) {
+        again.add(e.getKey());
+      }
+    }
+    return again;
+  }
+
+  /**
+   * Owners whose last digest differs from this member's view and that no pull is fetching: after
+   * records were dropped here, records of other owners that they hid may now be taken.
+   */
+  List<String> ownersOutOfDate(java.util.function.Function<String, OwnerDigest> localView) {
+    List<String> out = new ArrayList<>();
+    new TreeMap<>(lastDigest).forEach((owner, digest) -> {
+      if (!pullIdByOwner.containsKey(owner) && !digest.sameContentAs(localView.apply(owner))) {
+        out.add(owner);
+      }
+    });
+    return out;
+  }
+
+  /** Forgets what is known of a member that went DOWN: no pull to it will be retried. */
+  void forget(String owner) {
+    retryAt.remove(owner);
+    lastDigest.remove(owner);
+    failuresInARow.remove(owner);
+  }
+
+  int pullsInProgress() {
+    return pullsById.size();
+  }
+}

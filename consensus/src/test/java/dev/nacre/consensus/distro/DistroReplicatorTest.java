@@ -1,0 +1,171 @@
+package dev.nacre.consensus.distro;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Three replicators with real threads, wired through an in-memory transport. */
+@Timeout(30)
+class DistroReplicatorTest {
+  static final List<String> MEMBERS = List.of("a", "b", "c");
+  static final DistroConfig CONFIG = DistroConfig.builder()
+      .flushDelay(Duration.ofMillis(50))
+      .verifyInterval(Duration.ofMillis(500))
+      .retryBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
+      .requestTimeout(Duration.ofSeconds(1))
+      .ownerGracePeriod(Duration.ofSeconds(1))
+      .tickInterval(Duration.ofMillis(5))
+      .build();
+  static final Duration DEADLINE = Duration.ofSeconds(10);
+
+  final InMemoryTransport network = new InMemoryTransport();
+  final Map<String, DistroReplicator> replicators = new TreeMap<>();
+  final Map<String, RecordingHandler> handlers = new TreeMap<>();
+  final List<DistroReplicator> all = new ArrayList<>();
+
+  @AfterEach
+  void closeAll() {
+    all.forEach(DistroReplicator::close);
+  }
+
+  DistroReplicator start(String id) {
+    RecordingHandler handler = new RecordingHandler();
+    DistroReplicator r = new DistroReplicator(id, MEMBERS, CONFIG, network.from(id), handler);
+    network.register(r);
+    replicators.put(id, r);
+    handlers.put(id, handler);
+    all.add(r);
+    r.start();
+    return r;
+  }
+
+  void startAll() {
+    MEMBERS.forEach(this::start);
+    replicators.values().forEach(r -> r.whenReady().join());
+  }
+
+  /** A local write as naming does it: apply to its own view, then publish. */
+  void write(String node, String key, String value) {
+    handlers.get(node).view.put(key, value);
+    replicators.get(node).publish(key, value.getBytes(StandardCharsets.UTF_8));
+  }
+
+  void delete(String node, String key) {
+    handlers.get(node).view.remove(key);
+    replicators.get(node).delete(key);
+  }
+
+  void awaitConverged(Map<String, String> expected) {
+    await().atMost(DEADLINE).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+      for (var e : handlers.entrySet()) {
+        assertThat(e.getValue().snapshot()).as("view of %s", e.getKey()).isEqualTo(expected);
+      }
+    });
+  }
+
+  @Test
+  void replicatorsConvergeOnEveryonesWrites() {
+    startAll();
+    Map<String, String> expected = new TreeMap<>();
+    for (int i = 0; i < 300; i++) {
+      String node = MEMBERS.get(i % 3);
+      String key = node + "-k" + (i % 40);
+      write(node, key, "v" + i);
+      expected.put(key, "v" + i);
+    }
+    delete("b", "b-k1");
+    expected.remove("b-k1");
+    awaitConverged(expected);
+  }
+
+  @Test
+  void partitionedReplicatorCatchesUpAfterTheNetworkHeals() {
+    startAll();
+    write("a", "before", "1");
+    awaitConverged(Map.of("before", "1"));
+
+    network.isolate("c", List.of("a", "b"));
+    write("a", "during-a", "2");
+    write("c", "during-c", "3");
+    delete("b", "before");
+    await().atMost(DEADLINE).untilAsserted(() ->
+        assertThat(handlers.get("b").snapshot()).containsEntry("during-a", "2"));
+    assertThat(handlers.get("c").snapshot()).containsOnlyKeys("before", "during-c");
+
+    network.healAll();
+    awaitConverged(Map.of("during-a", "2", "during-c", "3"));
+  }
+
+  @Test
+  void startingReplicatorLoadsEverythingBeforeItIsReady() {
+    start("a");
+    start("b");
+    network.cut("b", "c");
+    replicators.get("a").whenReady().join();
+    replicators.get("b").whenReady().join();
+    write("a", "ka", "1");
+    write("b", "kb", "2");
+    await().atMost(DEADLINE).untilAsserted(() ->
+        assertThat(handlers.get("a").snapshot()).containsOnlyKeys("ka", "kb"));
+    await().atMost(DEADLINE).untilAsserted(() ->
+        assertThat(handlers.get("b").snapshot()).containsOnlyKeys("ka", "kb"));
+
+    DistroReplicator c = start("c"); // asks a first (ring order after c); b cannot reach c
+    c.whenReady().join();
+    assertThat(handlers.get("c").viewWhenReady).isEqualTo(Map.of("ka", "1", "kb", "2"));
+    DistroStatus status = c.status().join();
+    assertThat(status.ready()).isTrue();
+    assertThat(status.liveRecords()).isEqualTo(2);
+    assertThat(status.ownedRecords()).isZero();
+    assertThat(status.pendingKeysByPeer()).containsOnlyKeys("a", "b");
+  }
+
+  @Test
+  void recordsOfAStoppedMemberGoAfterTheGracePeriod() {
+    startAll();
+    write("a", "ka", "1");
+    write("c", "kc", "3");
+    awaitConverged(Map.of("ka", "1", "kc", "3"));
+
+    replicators.get("c").close();
+    network.unregister("c");
+    long downAt = System.nanoTime();
+    replicators.get("a").memberDown("c");
+    replicators.get("b").memberDown("c");
+    handlers.remove("c");
+    awaitConverged(Map.of("ka", "1"));
+    assertThat(Duration.ofNanos(System.nanoTime() - downAt))
+        .as("not before the grace period").isGreaterThanOrEqualTo(CONFIG.ownerGracePeriod());
+  }
+
+  @Test
+  void ownershipFollowsMembership() {
+    startAll();
+    DistroReplicator a = replicators.get("a");
+    assertThat(a.ownershipMapper().members()).containsExactly("a", "b", "c");
+    a.memberDown("b");
+    assertThat(a.ownershipMapper().members()).containsExactly("a", "c");
+    assertThat(a.ownershipMapper().ownerOf("orders")).isIn("a", "c");
+  }
+
+  @Test
+  void callsAfterCloseFailClearly() {
+    DistroReplicator a = start("a");
+    assertThatThrownBy(a::start).isInstanceOf(IllegalStateException.class);
+    a.close();
+    assertThatThrownBy(() -> a.publish("k", new byte[0]))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    assertThat(a.receiveBatch(new DistroBatch("b", 1, List.of(), java.util.Optional.empty())))
+        .isCompletedExceptionally();
+  }
+}

@@ -1,0 +1,153 @@
+package dev.nacre.consensus.distro;
+
+import static dev.nacre.consensus.distro.Effects.bytes;
+import static dev.nacre.consensus.distro.Effects.requests;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Verify (anti-entropy) repairs, and the initial load of a starting member. */
+@Timeout(10)
+class DistroVerifyAndLoadTest {
+
+  @Test
+  void verifyRepairsMissingExtraAndStaleRecords() {
+    Wire wire = new Wire(DistroConfig.defaults(), "a", "b", "c").startAll();
+    wire.write("a", "k1", "v1");
+    wire.write("a", "k2", "old");
+    wire.advanceTo(300);
+    wire.loseNextBatch.add("a>b"); // b acknowledges but loses it, as after a handler crash
+    wire.write("a", "k3", "v3");
+    wire.write("a", "k2", "new");
+    wire.advanceTo(600);
+    wire.run("b", wire.core("b").batchReceived(new DistroBatch("a", 99,
+        List.of(DistroRecord.live("ghost", "a", 5, bytes("never written"))), Optional.empty()), 600));
+
+    var b = wire.core("b");
+    assertThat(b.liveRecords()).containsOnlyKeys("k1", "k2", "ghost");
+    assertThat(Effects.text(b.record("k2").orElseThrow())).isEqualTo("old");
+
+    wire.log.clear();
+    wire.advanceTo(4990);
+    assertThat(wire.log).as("no verify round yet").isEmpty();
+    wire.advanceTo(5010);
+    assertThat(wire.log).contains("a>b batch 0+digest", "b>a snapshot OWNED")
+        .as("c's view matches a's digest").doesNotContain("c>a snapshot OWNED");
+    assertThat(b.liveRecords()).isEqualTo(wire.core("a").liveRecords()).containsOnlyKeys("k1", "k2", "k3");
+    assertThat(Effects.text(b.record("k2").orElseThrow())).isEqualTo("new");
+    wire.assertViewsMatchCores();
+  }
+
+  @Test
+  void deletionOfARestartedOwnerIsDroppedByVerifyAndNoLongerHidesAnotherOwnersRecord() {
+    Wire wire = new Wire(DistroConfig.defaults(), "a", "b", "c").startAll();
+    wire.write("b", "k", "b's");
+    wire.advanceTo(300);
+    wire.cut("c", "b");
+    wire.delete("c", "k"); // only a hears of it: c's tombstone outranks b's record there
+    wire.advanceTo(600);
+    assertThat(wire.core("a").liveRecords()).isEmpty();
+    assertThat(wire.core("b").liveRecords()).containsOnlyKeys("k");
+
+    wire.advanceTo(5010); // verify round: a pulls b, but c's newer deletion still wins at a
+    assertThat(wire.core("a").liveRecords()).isEmpty();
+
+    wire.heal();
+    wire.restart("c"); // c's new run owns nothing: its deletion died with the old run
+    assertThat(wire.core("c").isReady()).isTrue();
+    // c's first digest shows a the deletion c no longer has; a drops it, sees that b's last
+    // digest now differs from its view, and pulls b again at once instead of a round later
+    assertThat(wire.core("a").liveRecords()).containsOnlyKeys("k");
+    assertThat(wire.core("a").record("k").orElseThrow().owner()).isEqualTo("b");
+    wire.assertViewsMatchCores();
+  }
+
+  @Test
+  void failedRepairPullIsRetriedWhileTheViewStillDiffers() {
+    DistroConfig config = DistroConfig.defaults();
+    Wire wire = new Wire(config, "a", "b").startAll();
+    wire.write("a", "k1", "v1");
+    wire.loseNextBatch.add("a>b");
+    wire.advanceTo(300);
+    wire.cut("b", "a"); // b's pull fails
+    wire.advanceTo(5010);
+    assertThat(wire.log).contains("b>a snapshot OWNED");
+    assertThat(wire.core("b").liveRecords()).isEmpty();
+    wire.heal();
+    wire.log.clear();
+    wire.advanceTo(5200); // retry after the first backoff, well before the next round
+    assertThat(wire.log).contains("b>a snapshot OWNED");
+    assertThat(wire.core("b").liveRecords()).isEqualTo(wire.core("a").liveRecords());
+  }
+
+  @Test
+  void singleMemberIsReadyAtOnce() {
+    DistroCore a = new DistroCore("a", List.of("a"), DistroConfig.defaults(), 0);
+    assertThat(a.start(0)).containsExactly(new DistroEffect.BecameReady(false));
+    assertThat(a.isReady()).isTrue();
+  }
+
+  @Test
+  void memberWhosePeersAreAllDownIsReadyAtOnce() {
+    DistroCore a = new DistroCore("a", List.of("a", "b"), DistroConfig.defaults(), 0);
+    a.memberDown("b", 0);
+    assertThat(a.start(0)).contains(new DistroEffect.BecameReady(false));
+  }
+
+  @Test
+  void startingMemberLoadsEverythingFromOnePeerBeforeItIsReady() {
+    Wire wire = new Wire(DistroConfig.defaults(), "a", "b", "c");
+    wire.run("a", wire.core("a").start(0));
+    wire.run("b", wire.core("b").start(0));
+    wire.write("a", "ka", "1");
+    wire.write("b", "kb", "2");
+    wire.delete("b", "kb-deleted");
+    wire.advanceTo(1000);
+
+    DistroCore c = wire.core("c");
+    assertThat(c.isReady()).isFalse();
+    wire.log.clear();
+    wire.run("c", c.start(wire.now));
+    assertThat(wire.log).first().isEqualTo("c>a snapshot ALL");
+    assertThat(c.isReady()).isTrue();
+    assertThat(c.liveRecords()).containsOnlyKeys("ka", "kb");
+    assertThat(c.record("kb-deleted")).as("tombstones come too").isPresent();
+    wire.assertViewsMatchCores();
+  }
+
+  @Test
+  void loadTriesTheNextPeerWhenOneFailsAndGivesUpAfterTheLoadTimeout() {
+    DistroConfig config = DistroConfig.builder().requestTimeout(Duration.ofSeconds(1))
+        .retryBackoff(Duration.ofMillis(100), Duration.ofSeconds(2))
+        .initialLoadTimeout(Duration.ofSeconds(10)).build();
+    DistroCore b = new DistroCore("b", List.of("a", "b", "c"), config, 0);
+    var ask1 = requests(b.start(0)).get(0);
+    assertThat(ask1.peer()).as("ring order after b").isEqualTo("c");
+    var ask2 = requests(b.snapshotFailed(ask1.requestId(), 10)).get(0);
+    assertThat(ask2.peer()).isEqualTo("a");
+    assertThat(requests(b.tick(1009))).isEmpty();
+    assertThat(requests(b.tick(1010))).as("a timed out, round over, wait").isEmpty();
+    assertThat(requests(b.tick(3009))).isEmpty();
+    assertThat(requests(b.tick(3010))).extracting(DistroEffect.RequestSnapshot::peer)
+        .containsExactly("c");
+    assertThat(b.isReady()).isFalse();
+    assertThat(b.tick(10_000)).contains(new DistroEffect.BecameReady(false));
+    assertThat(b.isReady()).isTrue();
+  }
+
+  @Test
+  void loadSucceedsFromTheSecondPeer() {
+    DistroCore b = new DistroCore("b", List.of("a", "b", "c"), DistroConfig.defaults(), 0);
+    var ask1 = requests(b.start(0)).get(0);
+    var ask2 = requests(b.snapshotFailed(ask1.requestId(), 5)).get(0);
+    var snap = new DistroSnapshot("a", SnapshotRequest.Scope.ALL, 9,
+        List.of(DistroRecord.live("k", "c", 9, bytes("v"))));
+    var effects = b.snapshotReceived(ask2.requestId(), snap, 6);
+    assertThat(effects).contains(new DistroEffect.BecameReady(true));
+    assertThat(Effects.applied(effects)).extracting(DistroRecord::key).containsExactly("k");
+  }
+}
