@@ -16,8 +16,8 @@ import org.apache.ratis.util.TimeDuration;
 
 /** Translates a {@link RaftConfig} into Ratis' typed keys: the only place that knows them. */
 public final class RatisProperties {
-  /** Pause between client retries while there is no leader: short, since elections take ~1 s. */
-  private static final TimeDuration RETRY_SLEEP = TimeDuration.valueOf(100, TimeUnit.MILLISECONDS);
+  /** Pause between client retries while there is no leader: short, so a new leader is found fast. */
+  private static final TimeDuration RETRY_SLEEP = TimeDuration.valueOf(50, TimeUnit.MILLISECONDS);
 
   private RatisProperties() {}
 
