@@ -156,6 +156,10 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     return config;
   }
 
+  /**
+   * Stops this member. Ratis takes a last snapshot while stopping, so close the state machine's
+   * store only after this returns.
+   */
   @Override
   public void close() {
     if (closed) {

@@ -46,6 +46,8 @@ public final class RatisProperties {
   public static RaftProperties client(RaftConfig config) {
     RaftProperties p = new RaftProperties();
     RaftClientConfigKeys.Rpc.setRequestTimeout(p, millis(config.requestTimeout().toMillis()));
+    // The dummy "warm-up" watch request fails while no leader is ready and is logged at ERROR.
+    RaftClientConfigKeys.Async.Experimental.setSendDummyRequest(p, false);
     return p;
   }
 
