@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
@@ -46,7 +47,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   private final LeaderWatch leaderWatch;
   private final BoundedCalls calls;
   private final ReadIndexBarrier readIndex;
-  private volatile boolean closed;
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   private RatisReplicatedLog(RaftConfig config, ReplicatedStateMachine stateMachine) throws IOException {
     this.config = config;
@@ -162,10 +163,9 @@ public final class RatisReplicatedLog implements ReplicatedLog {
    */
   @Override
   public void close() {
-    if (closed) {
+    if (!closed.compareAndSet(false, true)) {
       return;
     }
-    closed = true;
     log.info("[{}] stopping Raft member", config.selfId());
     appliedWaiters.close(() -> stopped("complete"));
     calls.close(() -> stopped("complete"));
@@ -177,7 +177,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     if (error instanceof OperationRejectedException || error instanceof ConsensusUnavailableException) {
       return (RuntimeException) error;
     }
-    if (closed) {
+    if (closed.get()) {
       return stopped(what);
     }
     return noQuorum(what, error);
@@ -191,7 +191,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   }
 
   private ConsensusUnavailableException noQuorum(String what, Throwable cause) {
-    String leader = closed ? "unknown, member stopped" : status().leaderId();
+    String leader = closed.get() ? "unknown, member stopped" : status().leaderId();
     leader = leader.isEmpty() ? "none" : leader;
     return new ConsensusUnavailableException("[" + config.selfId() + "] the Raft group has no quorum: could not "
         + what + " within " + config.requestTimeout().toMillis() + " ms; " + config.quorumSize() + " of "
