@@ -29,9 +29,11 @@ class ThreePeerReplicatedLogTest {
       int leader = cluster.awaitLeader(ELECTION);
       int follower = cluster.anyFollower(leader);
 
+      cluster.machine(follower).slowDown(200); // the leader's reply comes long before this member applies
       cluster.log(follower).submit(KvStateMachine.put("a", "1")).join();
       // Acknowledged means applied on the member that answered, without waiting.
       assertThat(cluster.machine(follower).get("a")).contains("1");
+      cluster.machine(follower).slowDown(0);
       for (int i = 0; i < 3; i++) {
         int member = i;
         await().atMost(Duration.ofSeconds(5)).until(() -> cluster.machine(member).get("a").isPresent());
@@ -59,6 +61,7 @@ class ThreePeerReplicatedLogTest {
     try (TestCluster cluster = TestCluster.started(dir, 3, b -> b)) {
       int leader = cluster.awaitLeader(ELECTION);
       int follower = cluster.anyFollower(leader);
+      cluster.machine(follower).slowDown(30); // without the barrier, the follower would lag visibly
       for (int i = 0; i < 30; i++) {
         cluster.log(leader).submit(KvStateMachine.put("r" + i, "v" + i)).join();
         cluster.log(follower).readBarrier().join();
