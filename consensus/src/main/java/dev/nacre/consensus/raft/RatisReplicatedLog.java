@@ -119,7 +119,10 @@ public final class RatisReplicatedLog implements ReplicatedLog {
         () -> noQuorum(what, null), error -> translate(what, error));
   }
 
-  /** Waits up to {@code timeout} until this member knows a leader; returns its id. */
+  /**
+   * Waits up to {@code timeout} until this member has heard of a leader; returns its id. For
+   * startup; use {@link #status()} for the current view.
+   */
   public String awaitLeader(Duration timeout) {
     try {
       return leaderWatch.await(timeout).orElseThrow(() -> new ConsensusUnavailableException(
@@ -195,8 +198,9 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     leader = leader.isEmpty() ? "none" : leader;
     return new ConsensusUnavailableException("[" + config.selfId() + "] the Raft group has no quorum: could not "
         + what + " within " + config.requestTimeout().toMillis() + " ms; " + config.quorumSize() + " of "
-        + config.peers().size() + " members must be up (leader: " + leader + "). Bring members back up;"
-        + " a write may still be applied once the group recovers, so retry idempotently"
+        + config.peers().size() + " members must be up (leader: " + leader + "). Bring members back up"
+        + ("commit".equals(what) ? "; the write may still be applied once the group recovers, so retry"
+            + " idempotently" : "")
         + (cause == null ? "" : " (" + cause + ")"), cause);
   }
 
