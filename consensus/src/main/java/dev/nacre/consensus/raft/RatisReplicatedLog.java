@@ -1,28 +1,20 @@
 package dev.nacre.consensus.raft;
 
 import dev.nacre.consensus.raft.internal.AppliedIndexWaiters;
+import dev.nacre.consensus.raft.internal.BoundedCalls;
 import dev.nacre.consensus.raft.internal.ApplyResult;
 import dev.nacre.consensus.raft.internal.LeaderWatch;
 import dev.nacre.consensus.raft.internal.RatisProperties;
+import dev.nacre.consensus.raft.internal.ReadIndexBarrier;
 import dev.nacre.consensus.raft.internal.StateMachineAdapter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
-import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
@@ -45,7 +37,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RatisReplicatedLog implements ReplicatedLog {
   private static final Logger log = LoggerFactory.getLogger(RatisReplicatedLog.class);
-  private static final long READ_RETRY_MS = 100;
 
   private final RaftConfig config;
   private final RaftGroupId groupId;
@@ -54,10 +45,9 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   private final RaftClient client;
   private final AppliedIndexWaiters appliedWaiters;
   private final LeaderWatch leaderWatch;
-  private final ScheduledExecutorService deadlines;
-  private final ExecutorService completions;
-  private final Set<CompletableFuture<?>> pending = ConcurrentHashMap.newKeySet();
-  private volatile boolean closed;
+  private final BoundedCalls calls;
+  private final ReadIndexBarrier readIndex;
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   private RatisReplicatedLog(RaftConfig config, ReplicatedStateMachine stateMachine) throws IOException {
     this.config = config;
@@ -69,8 +59,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
         .map(e -> RaftPeer.newBuilder().setId(e.getKey()).setAddress(e.getValue()).build())
         .toList();
     RaftGroup group = RaftGroup.valueOf(groupId, peers);
-    this.deadlines = Executors.newSingleThreadScheduledExecutor(named("nacre-raft-deadline-" + config.selfId()));
-    this.completions = Executors.newSingleThreadExecutor(named("nacre-raft-reply-" + config.selfId()));
+    this.calls = new BoundedCalls(config.selfId());
     this.server = RaftServer.newBuilder()
         .setServerId(selfId)
         .setGroup(group)
@@ -85,6 +74,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
         .setProperties(RatisProperties.client(config))
         .setRetryPolicy(RatisProperties.clientRetry(config))
         .build();
+    this.readIndex = new ReadIndexBarrier(client, selfId, calls, config.electionTimeoutMax().toMillis());
   }
 
   /** Starts this member's Raft server on its port and returns once it runs (a leader may come later). */
@@ -110,53 +100,29 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   @Override
   public CompletableFuture<byte[]> submit(byte[] operation) {
     Objects.requireNonNull(operation, "operation");
-    return bounded("commit", () -> client.async().send(Message.valueOf(ByteString.copyFrom(operation)))
-        .thenCompose(reply -> {
-          byte[] result = ApplyResult.decode(replyContent("commit", reply)); // throws when rejected
-          return appliedWaiters.await(reply.getLogIndex()).thenApply(v -> result);
-        }));
+    String what = "commit";
+    // The client retries through elections until the request timeout; this deadline also bounds
+    // the wait until this member has applied the entry itself.
+    return calls.call(() -> client.async().send(Message.valueOf(ByteString.copyFrom(operation)))
+            .thenCompose(reply -> {
+              byte[] result = ApplyResult.decode(replyContent(what, reply)); // throws when rejected
+              return appliedWaiters.await(reply.getLogIndex()).thenApply(v -> result);
+            }),
+        config.requestTimeout().toMillis(), () -> noQuorum(what, null), error -> translate(what, error));
   }
 
   @Override
   public CompletableFuture<Void> readBarrier() {
-    // Ratis answers at once when this member knows no leader (e.g. mid-election); unlike writes the
-    // client does not retry that, so retry here until the deadline. Reads are safe to repeat.
-    return bounded("serve a linearizable read", this::readIndexUntilAnswered);
+    String what = "serve a linearizable read";
+    long timeoutMs = config.requestTimeout().toMillis();
+    return calls.call(() -> readIndex.pass(timeoutMs, cause -> noQuorum(what, cause)), timeoutMs,
+        () -> noQuorum(what, null), error -> translate(what, error));
   }
 
-  private CompletableFuture<Void> readIndexUntilAnswered() {
-    long deadline = System.nanoTime() + config.requestTimeout().toNanos();
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    readIndexAttempt(done, deadline);
-    return done;
-  }
-
-  private void readIndexAttempt(CompletableFuture<Void> done, long deadline) {
-    long remainingMs = (deadline - System.nanoTime()) / 1_000_000;
-    // Unordered, so that one stuck read-index round cannot hold back the replies of later attempts.
-    client.async().sendReadOnlyUnordered(Message.EMPTY, selfId)
-        .orTimeout(Math.max(1, Math.min(remainingMs, config.electionTimeoutMax().toMillis())), TimeUnit.MILLISECONDS)
-        .whenComplete((reply, error) -> {
-          if (error == null && reply.isSuccess()) {
-            done.complete(null);
-            return;
-          }
-          Throwable cause = error != null ? unwrap(error) : reply.getException();
-          long leftMs = (deadline - System.nanoTime()) / 1_000_000;
-          if (closed || done.isDone() || leftMs <= READ_RETRY_MS) {
-            done.completeExceptionally(noQuorum("serve a linearizable read", cause));
-            return;
-          }
-          log.debug("[{}] read index not served yet, retrying: {}", config.selfId(), String.valueOf(cause));
-          try {
-            deadlines.schedule(() -> readIndexAttempt(done, deadline), READ_RETRY_MS, TimeUnit.MILLISECONDS);
-          } catch (RejectedExecutionException e) {
-            done.completeExceptionally(stopped("serve a linearizable read"));
-          }
-        });
-  }
-
-  /** Waits up to {@code timeout} until this member knows a leader; returns its id. */
+  /**
+   * Waits up to {@code timeout} until this member has heard of a leader; returns its id. For
+   * startup; use {@link #status()} for the current view.
+   */
   public String awaitLeader(Duration timeout) {
     try {
       return leaderWatch.await(timeout).orElseThrow(() -> new ConsensusUnavailableException(
@@ -194,80 +160,27 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     return config;
   }
 
+  /**
+   * Stops this member. Ratis takes a last snapshot while stopping, so close the state machine's
+   * store only after this returns.
+   */
   @Override
   public void close() {
-    if (closed) {
+    if (!closed.compareAndSet(false, true)) {
       return;
     }
-    closed = true;
     log.info("[{}] stopping Raft member", config.selfId());
     appliedWaiters.close(() -> stopped("complete"));
-    for (CompletableFuture<?> f : pending) {
-      f.completeExceptionally(stopped("complete"));
-    }
+    calls.close(() -> stopped("complete"));
     closeQuietly("client", client);
     closeQuietly("server", server);
-    deadlines.shutdownNow();
-    completions.shutdown();
-  }
-
-  /**
-   * Runs a Ratis call with a deadline of its own: the client retries through elections, and this
-   * deadline is the hard bound for every path, including waiting to apply locally.
-   */
-  private <T> CompletableFuture<T> bounded(String what, Supplier<CompletableFuture<T>> call) {
-    CompletableFuture<T> result = new CompletableFuture<>();
-    if (closed) {
-      result.completeExceptionally(stopped(what));
-      return result;
-    }
-    pending.add(result);
-    long timeoutMs = config.requestTimeout().toMillis();
-    ScheduledFuture<?> deadline;
-    try {
-      deadline = deadlines.schedule(() -> fail(result, noQuorum(what, null)), timeoutMs, TimeUnit.MILLISECONDS);
-    } catch (RejectedExecutionException e) {
-      pending.remove(result);
-      result.completeExceptionally(stopped(what));
-      return result;
-    }
-    result.whenComplete((v, e) -> {
-      pending.remove(result);
-      deadline.cancel(false);
-    });
-    CompletableFuture<T> attempt;
-    try {
-      attempt = call.get();
-    } catch (RuntimeException e) {
-      attempt = CompletableFuture.failedFuture(e);
-    }
-    attempt.whenComplete((value, error) -> {
-      if (error == null) {
-        onReplyThread(() -> result.complete(value));
-      } else {
-        fail(result, translate(what, unwrap(error)));
-      }
-    });
-    return result;
-  }
-
-  private void fail(CompletableFuture<?> result, RuntimeException error) {
-    onReplyThread(() -> result.completeExceptionally(error));
-  }
-
-  private void onReplyThread(Runnable completion) {
-    try {
-      completions.execute(completion);
-    } catch (RejectedExecutionException e) {
-      completion.run();
-    }
   }
 
   private RuntimeException translate(String what, Throwable error) {
     if (error instanceof OperationRejectedException || error instanceof ConsensusUnavailableException) {
       return (RuntimeException) error;
     }
-    if (closed) {
+    if (closed.get()) {
       return stopped(what);
     }
     return noQuorum(what, error);
@@ -281,12 +194,13 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   }
 
   private ConsensusUnavailableException noQuorum(String what, Throwable cause) {
-    String leader = closed ? "unknown, member stopped" : status().leaderId();
+    String leader = closed.get() ? "unknown, member stopped" : status().leaderId();
     leader = leader.isEmpty() ? "none" : leader;
     return new ConsensusUnavailableException("[" + config.selfId() + "] the Raft group has no quorum: could not "
         + what + " within " + config.requestTimeout().toMillis() + " ms; " + config.quorumSize() + " of "
-        + config.peers().size() + " members must be up (leader: " + leader + "). Bring members back up;"
-        + " a write may still be applied once the group recovers, so retry idempotently"
+        + config.peers().size() + " members must be up (leader: " + leader + "). Bring members back up"
+        + ("commit".equals(what) ? "; the write may still be applied once the group recovers, so retry"
+            + " idempotently" : "")
         + (cause == null ? "" : " (" + cause + ")"), cause);
   }
 
@@ -295,26 +209,11 @@ public final class RatisReplicatedLog implements ReplicatedLog {
         "[" + config.selfId() + "] this Raft member is stopped: could not " + what + "; use a running member");
   }
 
-  private static Throwable unwrap(Throwable t) {
-    while (t instanceof CompletionException && t.getCause() != null) {
-      t = t.getCause();
-    }
-    return t;
-  }
-
   private void closeQuietly(String what, AutoCloseable closeable) {
     try {
       closeable.close();
     } catch (Exception e) {
       log.warn("[{}] closing the Raft {} failed", config.selfId(), what, e);
     }
-  }
-
-  private static ThreadFactory named(String name) {
-    return r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    };
   }
 }

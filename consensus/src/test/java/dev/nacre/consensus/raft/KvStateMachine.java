@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -24,6 +25,8 @@ final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
   private final AtomicInteger applies = new AtomicInteger();
   private final AtomicInteger installs = new AtomicInteger();
   private volatile long term;
+  /** Simulates a slow disk on this member, so that it visibly lags behind the leader. */
+  private volatile long applyDelayMs;
   /** Tests read while the apply thread may swap the store for a snapshot: reads wait for that. */
   private final ReadWriteLock swap = new ReentrantReadWriteLock();
 
@@ -39,8 +42,19 @@ final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
     return ("C " + key + "=" + value).getBytes(StandardCharsets.UTF_8);
   }
 
+  void slowDown(long applyDelayMs) {
+    this.applyDelayMs = applyDelayMs;
+  }
+
   @Override
   public byte[] apply(long index, byte[] operation) {
+    if (applyDelayMs > 0) {
+      try {
+        TimeUnit.MILLISECONDS.sleep(applyDelayMs); // fault injection, not synchronisation
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     String text = new String(operation, StandardCharsets.UTF_8);
     int eq = text.indexOf('=');
     String key = text.substring(2, eq);

@@ -35,7 +35,7 @@ class RaftConfigTest {
     assertThatThrownBy(() -> valid().peer("d", "nohost").build()).hasMessageContaining("host:port");
     assertThatThrownBy(() -> valid().electionTimeout(Duration.ofMillis(500), Duration.ofMillis(400)).build())
         .hasMessageContaining("election timeouts");
-    assertThatThrownBy(() -> valid().requestTimeout(Duration.ofMillis(1000)).build())
+    assertThatThrownBy(() -> valid().requestTimeout(Duration.ofMillis(700)).build())
         .hasMessageContaining("requestTimeout");
   }
 }

@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -41,6 +44,7 @@ public final class CheckpointSnapshotStorage implements StateMachineStorage {
   private static final String MANIFEST = "snapshot.properties";
   private static final String DATA = "data";
   private static final int RETAINED = 2;
+  private static final String WRITING = "writing-";
 
   private final String selfId;
   private Path smDir;
@@ -64,6 +68,11 @@ public final class CheckpointSnapshotStorage implements StateMachineStorage {
     tmpDir = raftStorage.getStorageDir().getTmpDir().toPath().toAbsolutePath();
     Files.createDirectories(smDir);
     Files.createDirectories(tmpDir);
+    try (Stream<Path> leftovers = Files.list(tmpDir)) {
+      for (Path p : (Iterable<Path>) leftovers.filter(p -> p.getFileName().toString().startsWith(WRITING))::iterator) {
+        deleteTree(p); // a snapshot interrupted by a crash
+      }
+    }
     refresh();
   }
 
@@ -96,7 +105,7 @@ public final class CheckpointSnapshotStorage implements StateMachineStorage {
     if (Files.isDirectory(target)) {
       return refresh().orElseThrow();
     }
-    Path work = tmpDir.resolve("writing-" + target.getFileName());
+    Path work = tmpDir.resolve(WRITING + target.getFileName());
     deleteTree(work);
     Files.createDirectories(work.resolve(DATA));
     try {
@@ -109,10 +118,16 @@ public final class CheckpointSnapshotStorage implements StateMachineStorage {
     manifest.setProperty("term", Long.toString(at.getTerm()));
     manifest.setProperty("index", Long.toString(at.getIndex()));
     manifest.setProperty("dataIndex", Long.toString(dataIndex));
-    try (OutputStream out = Files.newOutputStream(work.resolve(MANIFEST))) {
+    try (FileChannel channel = FileChannel.open(work.resolve(MANIFEST), StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.WRITE); OutputStream out = Channels.newOutputStream(channel)) {
       manifest.store(out, "Nacre Raft snapshot");
+      out.flush();
+      channel.force(true);
     }
+    // Ratis purges the log once this returns: the snapshot must survive a power loss by then.
     Files.move(work, target, StandardCopyOption.ATOMIC_MOVE);
+    fsyncDirectory(target);
+    fsyncDirectory(smDir);
     Snapshot written = load(target);
     latest = written;
     log.info("[{}] wrote snapshot {} (state machine applied index {})", selfId, target, dataIndex);
@@ -169,6 +184,12 @@ public final class CheckpointSnapshotStorage implements StateMachineStorage {
           .forEach(p -> files.add(new FileInfo(p, null)));
     }
     return new Snapshot(ti, dataIndex, dir, new FileListSnapshotInfo(files, ti));
+  }
+
+  private static void fsyncDirectory(Path dir) throws IOException {
+    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+      channel.force(true);
+    }
   }
 
   private static TermIndex termIndexOf(Path dir) {

@@ -16,8 +16,8 @@ import org.apache.ratis.util.TimeDuration;
 
 /** Translates a {@link RaftConfig} into Ratis' typed keys: the only place that knows them. */
 public final class RatisProperties {
-  /** Pause between client retries while there is no leader: short, since elections take ~1 s. */
-  private static final TimeDuration RETRY_SLEEP = TimeDuration.valueOf(100, TimeUnit.MILLISECONDS);
+  /** Pause between client retries while there is no leader: short, so a new leader is found fast. */
+  private static final TimeDuration RETRY_SLEEP = TimeDuration.valueOf(50, TimeUnit.MILLISECONDS);
 
   private RatisProperties() {}
 
@@ -46,6 +46,8 @@ public final class RatisProperties {
   public static RaftProperties client(RaftConfig config) {
     RaftProperties p = new RaftProperties();
     RaftClientConfigKeys.Rpc.setRequestTimeout(p, millis(config.requestTimeout().toMillis()));
+    // The dummy "warm-up" watch request fails while no leader is ready and is logged at ERROR.
+    RaftClientConfigKeys.Async.Experimental.setSendDummyRequest(p, false);
     return p;
   }
 

@@ -1,0 +1,10 @@
+/**
+ * The CP replicated log: one Raft group (Apache Ratis over gRPC) whose committed entries a
+ * {@link dev.nacre.consensus.raft.ReplicatedStateMachine} applies, in order, on every member.
+ *
+ * <p>Start a member with {@link dev.nacre.consensus.raft.RatisReplicatedLog#start} and a
+ * {@link dev.nacre.consensus.raft.RaftConfig}. Snapshots are folders written by the state machine
+ * (a RocksDB checkpoint); Ratis streams the leader's latest one to a member that lags behind its
+ * purged log, and the state machine installs it. Everything Ratis-specific is in {@code internal}.
+ */
+package dev.nacre.consensus.raft;
