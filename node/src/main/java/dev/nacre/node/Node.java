@@ -13,6 +13,7 @@ import dev.nacre.naming.persistent.NamingStateMachine;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.node.api.ClusterStatus;
 import dev.nacre.node.api.MemberView;
+import dev.nacre.node.api.WriteRouting;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.http.HttpServer;
 import java.net.InetSocketAddress;
@@ -88,7 +89,7 @@ public final class Node implements AutoCloseable {
     http = HttpServer.start(
         config.address(),
         new InetSocketAddress(config.bind(), config.port()),
-        new Routes(naming, this::members, config).router(),
+        new Routes(naming, this::members, WriteRouting.local(), config).router(),
         config.httpMaxBodyBytes(),
         config.httpWorkerThreads());
     resources.push(http);

@@ -8,6 +8,7 @@ import dev.nacre.node.api.Json;
 import dev.nacre.node.api.NamespaceApi;
 import dev.nacre.node.api.OperatorApi;
 import dev.nacre.node.api.ServiceApi;
+import dev.nacre.node.api.WriteRouting;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.http.Router;
 import java.util.LinkedHashMap;
@@ -17,9 +18,9 @@ import java.util.Map;
 final class Routes {
   private final Router router = new Router();
 
-  Routes(NamingOperations naming, ClusterStatus cluster, NodeConfig config) {
+  Routes(NamingOperations naming, ClusterStatus cluster, WriteRouting routing, NodeConfig config) {
     Json json = new Json();
-    new InstanceApi(naming, json).register(router);
+    new InstanceApi(naming, json, routing).register(router);
     new ServiceApi(naming, json).register(router);
     new NamespaceApi(naming, json).register(router);
     new ClusterApi(naming, json).register(router);

@@ -30,22 +30,52 @@ public final class InstanceApi {
   private final NamingOperations naming;
   private final Json json;
   private final RequestReader reader;
+  private final WriteRouting routing;
 
-  public InstanceApi(NamingOperations naming, Json json) {
+  public InstanceApi(NamingOperations naming, Json json, WriteRouting routing) {
     this.naming = naming;
     this.json = json;
     this.reader = new RequestReader(json);
+    this.routing = routing;
   }
 
   public void register(Router router) {
     router
-        .add("POST", BASE, this::registerInstance)
-        .add("DELETE", BASE, this::deregister)
-        .add("PUT", BASE, this::update)
-        .add("PATCH", BASE, this::patch)
+        .add("POST", BASE, ephemeralWrite(this::registerInstance))
+        .add("DELETE", BASE, ephemeralWrite(this::deregister))
+        .add("PUT", BASE, ephemeralWrite(this::update))
+        .add("PATCH", BASE, ephemeralWrite(this::patch))
         .add("GET", BASE, this::detail)
         .add("GET", BASE + "/list", this::list)
-        .add("PUT", BASE + "/beat", this::beat);
+        .add("PUT", BASE + "/beat", this::beatOrForward);
+  }
+
+  /** Ephemeral writes are answered by the member responsible for the service; CP writes anywhere. */
+  private Router.Handler ephemeralWrite(Router.Handler local) {
+    return r -> {
+      if (!r.forwarded() && reader.ephemeral(r)) {
+        Optional<String> owner = routing.remoteOwner(reader.service(r));
+        if (owner.isPresent()) {
+          return routing.forward(owner.get(), r);
+        }
+      }
+      return local.handle(r);
+    };
+  }
+
+  private ApiResponse beatOrForward(ApiRequest r) {
+    if (!r.forwarded()) {
+      Optional<String> owner = routing.remoteOwner(beatOf(r).key().service());
+      if (owner.isPresent()) {
+        return routing.forward(owner.get(), r);
+      }
+    }
+    return beat(r);
+  }
+
+  private Beat beatOf(ApiRequest r) {
+    Optional<JsonNode> beatJson = r.param("beat").map(b -> json.tree("beat", b));
+    return beatJson.map(b -> fromBeatJson(r, b)).orElseGet(() -> new Beat(reader.instanceKey(r), Optional.empty()));
   }
 
   private ApiResponse registerInstance(ApiRequest r) {
@@ -95,9 +125,7 @@ public final class InstanceApi {
   }
 
   private ApiResponse beat(ApiRequest r) {
-    Optional<JsonNode> beatJson = r.param("beat").map(b -> json.tree("beat", b));
-    Beat beat = beatJson.map(b -> fromBeatJson(r, b)).orElseGet(() -> new Beat(reader.instanceKey(r), Optional.empty()));
-    BeatResult result = naming.beat(beat);
+    BeatResult result = naming.beat(beatOf(r));
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("clientBeatInterval", result.clientBeatIntervalMillis());
     body.put("code", result.found() ? BEAT_OK : BEAT_NOT_FOUND);

@@ -13,12 +13,24 @@ public final class ApiRequest {
   private final String path;
   private final Map<String, List<String>> params;
   private final String body;
+  private final boolean forwarded;
 
-  public ApiRequest(String method, String path, Map<String, List<String>> params, String body) {
+  /** @param forwarded true when another member forwarded it here: answer locally, never forward again */
+  public ApiRequest(String method, String path, Map<String, List<String>> params, String body, boolean forwarded) {
     this.method = method;
     this.path = path;
     this.params = params;
     this.body = body;
+    this.forwarded = forwarded;
+  }
+
+  public boolean forwarded() {
+    return forwarded;
+  }
+
+  /** Every parameter with all its values, as received. */
+  public Map<String, List<String>> params() {
+    return params;
   }
 
   public String method() {

@@ -1,6 +1,5 @@
 package dev.nacre.node.http;
 
-import dev.nacre.naming.api.NamingException;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler.Sharable;
@@ -52,16 +51,14 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
       return;
     }
     ApiRequest apiRequest;
-    Router.Handler handler;
     try {
       apiRequest = toApiRequest(request);
-      handler = router.find(apiRequest.method(), apiRequest.path());
     } catch (RuntimeException e) {
-      write(ctx, toResponse(e), keepAlive);
+      write(ctx, Router.toResponse(e), keepAlive);
       return;
     }
     try {
-      workers.execute(() -> write(ctx, run(handler, apiRequest), keepAlive));
+      workers.execute(() -> write(ctx, router.serve(apiRequest), keepAlive));
     } catch (RejectedExecutionException e) {
       write(ctx, ApiResponse.error(503, "server is overloaded or shutting down; retry later"), false);
     }
@@ -76,38 +73,6 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
       return ApiResponse.error(431, "request headers too large");
     }
     return ApiResponse.error(400, "malformed HTTP request: " + cause.getMessage());
-  }
-
-  private static ApiResponse run(Router.Handler handler, ApiRequest request) {
-    try {
-      return handler.handle(request);
-    } catch (Exception e) {
-      ApiResponse response = toResponse(e);
-      if (response.status() >= 500) {
-        log.warn("{} {} failed: {}", request.method(), request.path(), e.toString(), e);
-      } else {
-        log.debug("{} {} refused: {}", request.method(), request.path(), e.getMessage());
-      }
-      return response;
-    }
-  }
-
-  static ApiResponse toResponse(Throwable e) {
-    if (e instanceof HttpError h) {
-      return ApiResponse.error(h.status(), h.getMessage());
-    }
-    if (e instanceof NamingException n) {
-      int status = switch (n.kind()) {
-        case INVALID, CONFLICT -> 400;
-        case NOT_FOUND -> 404;
-        case UNAVAILABLE -> 503;
-      };
-      return ApiResponse.error(status, n.getMessage());
-    }
-    if (e instanceof IllegalArgumentException) {
-      return ApiResponse.error(400, e.getMessage());
-    }
-    return ApiResponse.error(500, "internal error (" + e + "); see the node log");
   }
 
   private static ApiRequest toApiRequest(FullHttpRequest request) {
@@ -127,7 +92,7 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     } catch (IllegalArgumentException e) {
       throw HttpError.badRequest("malformed URL or form encoding: " + e.getMessage());
     }
-    return new ApiRequest(request.method().name(), uri.path(), params, body);
+    return new ApiRequest(request.method().name(), uri.path(), params, body, false);
   }
 
   private static void write(ChannelHandlerContext ctx, ApiResponse response, boolean keepAlive) {

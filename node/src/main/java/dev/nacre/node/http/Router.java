@@ -1,11 +1,15 @@
 package dev.nacre.node.http;
 
+import dev.nacre.naming.api.NamingException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Exact-path routing table: path, then method, to a handler. Built once, read concurrently. */
 public final class Router {
+  private static final Logger log = LoggerFactory.getLogger(Router.class);
 
   /** Handles one request; throws {@link HttpError} (or a domain error the dispatcher maps). */
   @FunctionalInterface
@@ -21,6 +25,43 @@ public final class Router {
       throw new IllegalStateException("two handlers for " + method + " " + path);
     }
     return this;
+  }
+
+  /**
+   * Runs the request's handler and maps every failure to a status with a message; never throws.
+   * Blocking: call it off event loops.
+   */
+  public ApiResponse serve(ApiRequest request) {
+    try {
+      return find(request.method(), request.path()).handle(request);
+    } catch (Exception e) {
+      ApiResponse response = toResponse(e);
+      if (response.status() >= 500) {
+        log.warn("{} {} failed: {}", request.method(), request.path(), e.toString(), e);
+      } else {
+        log.debug("{} {} refused: {}", request.method(), request.path(), e.getMessage());
+      }
+      return response;
+    }
+  }
+
+  /** Maps a failure to its status: our own errors, the domain's kinds, then 500. */
+  public static ApiResponse toResponse(Throwable e) {
+    if (e instanceof HttpError h) {
+      return ApiResponse.error(h.status(), h.getMessage());
+    }
+    if (e instanceof NamingException n) {
+      int status = switch (n.kind()) {
+        case INVALID, CONFLICT -> 400;
+        case NOT_FOUND -> 404;
+        case UNAVAILABLE -> 503;
+      };
+      return ApiResponse.error(status, n.getMessage());
+    }
+    if (e instanceof IllegalArgumentException) {
+      return ApiResponse.error(400, e.getMessage());
+    }
+    return ApiResponse.error(500, "internal error (" + e + "); see the node log");
   }
 
   /** The handler for a request, or an {@link HttpError} of 404 or 405. */

@@ -1,0 +1,34 @@
+package dev.nacre.node.api;
+
+import dev.nacre.naming.model.ServiceKey;
+import dev.nacre.node.http.ApiRequest;
+import dev.nacre.node.http.ApiResponse;
+import java.util.Optional;
+
+/**
+ * Where an HTTP write of ephemeral data must be answered: by the member responsible for the
+ * service. A standalone node answers everything itself.
+ */
+public interface WriteRouting {
+
+  /** The other member that must answer writes for {@code service}; empty when it is this one. */
+  Optional<String> remoteOwner(ServiceKey service);
+
+  /** Replays the request on {@code member} and returns its answer (503 when it cannot be reached). */
+  ApiResponse forward(String member, ApiRequest request);
+
+  /** Every write is answered here. */
+  static WriteRouting local() {
+    return new WriteRouting() {
+      @Override
+      public Optional<String> remoteOwner(ServiceKey service) {
+        return Optional.empty();
+      }
+
+      @Override
+      public ApiResponse forward(String member, ApiRequest request) {
+        throw new IllegalStateException("a standalone node forwards nothing");
+      }
+    };
+  }
+}
