@@ -1,5 +1,6 @@
 package dev.nacre.node.config;
 
+import dev.nacre.consensus.raft.RaftConfig;
 import dev.nacre.naming.NamingConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -98,9 +99,9 @@ public record NodeConfig(
         s.integer(HTTP_MAX_BODY, 1 << 20, 1024, 64 << 20),
         s.integer(HTTP_THREADS, 32, 1, 1024),
         cpTimeout,
-        millis(s, ELECTION_MIN, Duration.ofMillis(600)),
-        millis(s, ELECTION_MAX, Duration.ofMillis(1200)),
-        s.longValue(SNAPSHOT_THRESHOLD, 10_000, 1, Long.MAX_VALUE),
+        millis(s, ELECTION_MIN, RaftConfig.DEFAULT_ELECTION_TIMEOUT_MIN),
+        millis(s, ELECTION_MAX, RaftConfig.DEFAULT_ELECTION_TIMEOUT_MAX),
+        s.longValue(SNAPSHOT_THRESHOLD, RaftConfig.DEFAULT_SNAPSHOT_THRESHOLD, 1, Long.MAX_VALUE),
         naming);
     Set<String> unknown = s.unknownKeys("nacre.");
     if (!unknown.isEmpty()) {
