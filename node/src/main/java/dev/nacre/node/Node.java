@@ -11,10 +11,14 @@ import dev.nacre.naming.health.PersistentHealthProber;
 import dev.nacre.naming.operations.RegistryOperations;
 import dev.nacre.naming.persistent.NamingStateMachine;
 import dev.nacre.naming.registry.RegistryIndex;
-import dev.nacre.node.api.ClusterStatus;
 import dev.nacre.node.api.MemberView;
 import dev.nacre.node.api.WriteRouting;
+import dev.nacre.node.cluster.ClusterServices;
+import dev.nacre.node.cluster.MemberState;
 import dev.nacre.node.config.NodeConfig;
+import dev.nacre.node.http.Router;
+import dev.nacre.naming.model.ServiceKey;
+import java.util.function.Predicate;
 import dev.nacre.node.http.HttpServer;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -41,6 +45,7 @@ public final class Node implements AutoCloseable {
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private RatisReplicatedLog raft;
   private NamingOperations naming;
+  private ClusterServices cluster;
   private HttpServer http;
 
   private Node(NodeConfig config) {
@@ -73,23 +78,35 @@ public final class Node implements AutoCloseable {
 
     EphemeralStore ephemeral = new EphemeralStore(config.address(), clock, index);
     naming = new RegistryOperations(config.naming(), clock, raft, index, ephemeral);
-    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, config.address() + "-naming-timer");
+    ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, r -> {
+      Thread t = new Thread(r, config.address() + "-timer");
       t.setDaemon(true);
       return t;
     });
     resources.push(scheduler::shutdownNow);
+
+    WriteRouting routing = WriteRouting.local();
+    Predicate<ServiceKey> probesHere = service -> true;
+    if (config.clustered()) {
+      cluster = new ClusterServices(config, ephemeral);
+      resources.push(cluster);
+      routing = cluster.forwarder();
+      probesHere = cluster::isResponsible;
+    }
+    Router router = new Routes(naming, this::members, routing, config).router();
+    if (cluster != null) {
+      cluster.start(router, raft::status, scheduler);
+    }
     resources.push(new HeartbeatChecker(ephemeral, config.naming(), clock).start(scheduler));
-    PersistentHealthProber prober = new PersistentHealthProber(index, config.naming(), service -> true);
+    PersistentHealthProber prober = new PersistentHealthProber(index, config.naming(), probesHere);
     resources.push(prober);
-    PeriodicTask probes = prober.start(scheduler);
-    resources.push(probes);
+    resources.push(prober.start(scheduler));
 
     awaitLeaderIfAlone();
     http = HttpServer.start(
         config.address(),
         new InetSocketAddress(config.bind(), config.port()),
-        new Routes(naming, this::members, WriteRouting.local(), config).router(),
+        router,
         config.httpMaxBodyBytes(),
         config.httpWorkerThreads());
     resources.push(http);
@@ -105,6 +122,11 @@ public final class Node implements AutoCloseable {
     if (config.members().size() == 1) {
       raft.awaitLeader(config.electionTimeoutMax().multipliedBy(10));
     }
+  }
+
+  /** The cluster services of a member; empty for a standalone node. */
+  public java.util.Optional<ClusterServices> cluster() {
+    return java.util.Optional.ofNullable(cluster);
   }
 
   private RaftConfig raftConfig() {
@@ -132,14 +154,17 @@ public final class Node implements AutoCloseable {
 
   private List<MemberView> members() {
     RaftStatus status = raft.status();
-    return config.members().stream().map(m -> {
-      int colon = m.lastIndexOf(':');
-      int port = Integer.parseInt(m.substring(colon + 1));
-      boolean self = m.equals(config.address());
-      String leader = status.leaderId().isEmpty() ? "" : addressOf(status.leaderId());
-      return new MemberView(m.substring(0, colon), port, self ? "UP" : "UNKNOWN",
-          self ? status.role() : (addressOf(status.leaderId()).equals(m) ? "LEADER" : "UNKNOWN"),
-          leader, status.term(), port - 1000);
+    String leader = status.leaderId().isEmpty() ? "" : addressOf(status.leaderId());
+    if (cluster == null) {
+      return List.of(new MemberView(config.host(), config.port(), "UP", status.role(), leader, status.term(), config.raftPort()));
+    }
+    return cluster.members().members().stream().map(m -> {
+      int colon = m.address().lastIndexOf(':');
+      int port = Integer.parseInt(m.address().substring(colon + 1));
+      boolean self = m.address().equals(config.address());
+      String role = self ? status.role() : m.state() == MemberState.DOWN ? "UNKNOWN" : m.raftRole();
+      return new MemberView(m.address().substring(0, colon), port, m.state().name(), role, leader,
+          self ? status.term() : m.raftTerm(), port - 1000);
     }).toList();
   }
 

@@ -24,7 +24,7 @@ final class Routes {
     new ServiceApi(naming, json).register(router);
     new NamespaceApi(naming, json).register(router);
     new ClusterApi(naming, json).register(router);
-    new OperatorApi(naming, cluster, json, switches(config)).register(router);
+    new OperatorApi(naming, cluster, json, switches(config), config.address()).register(router);
   }
 
   Router router() {

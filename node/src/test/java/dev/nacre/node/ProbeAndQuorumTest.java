@@ -1,5 +1,7 @@
 package dev.nacre.node;
 
+import dev.nacre.node.testkit.FreePorts;
+import dev.nacre.node.testkit.Http;
 import static dev.nacre.node.TestNode.NS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

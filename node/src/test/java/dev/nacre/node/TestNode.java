@@ -1,5 +1,7 @@
 package dev.nacre.node;
 
+import dev.nacre.node.testkit.FreePorts;
+import dev.nacre.node.testkit.Http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nacre.node.config.NodeConfig;

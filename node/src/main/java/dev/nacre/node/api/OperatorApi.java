@@ -22,9 +22,12 @@ public final class OperatorApi {
   private final ClusterStatus cluster;
   private final Json json;
   private final Map<String, Object> switches;
+  private final String selfAddress;
 
   /** @param switches the effective settings, shown as Nacos' switch domain */
-  public OperatorApi(NamingOperations naming, ClusterStatus cluster, Json json, Map<String, Object> switches) {
+  public OperatorApi(NamingOperations naming, ClusterStatus cluster, Json json, Map<String, Object> switches,
+      String selfAddress) {
+    this.selfAddress = selfAddress;
     this.naming = naming;
     this.cluster = cluster;
     this.json = json;
@@ -37,7 +40,16 @@ public final class OperatorApi {
         .add("GET", BASE + "/metrics", this::metrics)
         .add("GET", BASE + "/servers", this::servers)
         .add("PUT", BASE + "/log", this::logLevel)
-        .add("GET", "/nacos/v1/core/cluster/nodes", this::nodes);
+        .add("GET", "/nacos/v1/core/cluster/nodes", this::nodes)
+        .add("GET", "/nacre/v1/status", this::selfStatus);
+  }
+
+  /** One plain line about this node, for scripts: {@code address state role leader=... term=...}. */
+  private ApiResponse selfStatus(ApiRequest r) {
+    MemberView self = cluster.members().stream().filter(m -> m.address().equals(selfAddress)).findFirst()
+        .orElseThrow(() -> new IllegalStateException("this node " + selfAddress + " is not among its members"));
+    return ApiResponse.text(200, self.address() + " " + self.state() + " " + self.raftRole()
+        + " leader=" + (self.raftLeader().isEmpty() ? "none" : self.raftLeader()) + " term=" + self.raftTerm() + "\n");
   }
 
   private ApiResponse metrics(ApiRequest r) {

@@ -1,5 +1,6 @@
 package dev.nacre.node.config;
 
+import dev.nacre.consensus.distro.DistroConfig;
 import dev.nacre.consensus.raft.RaftConfig;
 import dev.nacre.naming.NamingConfig;
 import java.nio.file.Path;
@@ -31,7 +32,8 @@ public record NodeConfig(
     Duration electionTimeoutMin,
     Duration electionTimeoutMax,
     long snapshotThreshold,
-    NamingConfig naming) {
+    NamingConfig naming,
+    ClusterSettings cluster) {
 
   public static final String HOST = "nacre.host";
   public static final String BIND = "nacre.bind";
@@ -51,9 +53,20 @@ public record NodeConfig(
   public static final String PROBE_PERIOD = "nacre.naming.probe.period-ms";
   public static final String PROBE_TIMEOUT = "nacre.naming.probe.timeout-ms";
   public static final String METADATA_MAX = "nacre.naming.metadata.max-bytes";
+  public static final String SECRET = "nacre.cluster.secret";
+  public static final String PING_PERIOD = "nacre.cluster.ping-ms";
+  public static final String PINGS_TO_DOWN = "nacre.cluster.failed-pings-to-down";
+  public static final String DISTRO_FLUSH = "nacre.distro.flush-ms";
+  public static final String DISTRO_BATCH = "nacre.distro.batch-size";
+  public static final String DISTRO_VERIFY = "nacre.distro.verify-ms";
+  public static final String DISTRO_GRACE = "nacre.distro.owner-grace-ms";
 
   public NodeConfig {
     members = List.copyOf(members);
+    if (members.size() > 1 && cluster.secret().length() < 16) {
+      throw new IllegalArgumentException(SECRET + " must be set (16 characters or more, the same on every member)"
+          + " when " + MEMBERS + " lists other members; scripts/cluster.sh generates one");
+    }
     if (!members.contains(selfAddress(host, port))) {
       throw new IllegalArgumentException(MEMBERS + " " + members + " does not list this node ("
           + selfAddress(host, port) + "); list every member, this one included, as host:port");
@@ -62,6 +75,11 @@ public record NodeConfig(
 
   private static String selfAddress(String host, int port) {
     return host + ":" + port;
+  }
+
+  /** True when other members are listed. */
+  public boolean clustered() {
+    return members.size() > 1;
   }
 
   /** {@code host:port} of this node, also its member id. */
@@ -94,6 +112,18 @@ public record NodeConfig(
         s.integer(METADATA_MAX, defaults.metadataMaxBytes(), 2, 1 << 20),
         defaults.serviceNameMaxLength(),
         cpTimeout);
+    DistroConfig distroDefaults = DistroConfig.defaults();
+    DistroConfig distro = distroDefaults.toBuilder()
+        .maxBatchSize(s.integer(DISTRO_BATCH, distroDefaults.maxBatchSize(), 1, 100_000))
+        .flushDelay(millis(s, DISTRO_FLUSH, distroDefaults.flushDelay()))
+        .verifyInterval(millis(s, DISTRO_VERIFY, distroDefaults.verifyInterval()))
+        .ownerGracePeriod(millis(s, DISTRO_GRACE, distroDefaults.ownerGracePeriod()))
+        .build();
+    ClusterSettings clusterSettings = new ClusterSettings(
+        s.string(SECRET, ""),
+        millis(s, PING_PERIOD, Duration.ofSeconds(1)),
+        s.integer(PINGS_TO_DOWN, 3, 1, 100),
+        distro);
     NodeConfig config = new NodeConfig(
         host, bind, port, dataDir, members,
         s.integer(HTTP_MAX_BODY, 1 << 20, 1024, 64 << 20),
@@ -102,7 +132,8 @@ public record NodeConfig(
         millis(s, ELECTION_MIN, RaftConfig.DEFAULT_ELECTION_TIMEOUT_MIN),
         millis(s, ELECTION_MAX, RaftConfig.DEFAULT_ELECTION_TIMEOUT_MAX),
         s.longValue(SNAPSHOT_THRESHOLD, RaftConfig.DEFAULT_SNAPSHOT_THRESHOLD, 1, Long.MAX_VALUE),
-        naming);
+        naming,
+        clusterSettings);
     Set<String> unknown = s.unknownKeys("nacre.");
     if (!unknown.isEmpty()) {
       throw new IllegalArgumentException("unknown settings " + unknown + "; see conf/nacre.properties.example for the keys");

@@ -1,4 +1,4 @@
-package dev.nacre.node;
+package dev.nacre.node.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,50 +13,50 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /** A tiny HTTP client for tests against a node on loopback. */
-final class Http {
-  record Response(int status, String body) {}
+public final class Http {
+  public record Response(int status, String body) {}
 
   private final HttpClient client =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final String base;
 
-  Http(String base) {
+  public Http(String base) {
     this.base = base;
   }
 
-  static String query(Map<String, String> params) {
+  public static String query(Map<String, String> params) {
     return params.entrySet().stream()
         .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
         .collect(Collectors.joining("&"));
   }
 
-  Response get(String path, Map<String, String> params) {
+  public Response get(String path, Map<String, String> params) {
     return send("GET", path + (params.isEmpty() ? "" : "?" + query(params)), null);
   }
 
-  Response post(String path, Map<String, String> params) {
+  public Response post(String path, Map<String, String> params) {
     return send("POST", path + "?" + query(params), null);
   }
 
-  Response put(String path, Map<String, String> params) {
+  public Response put(String path, Map<String, String> params) {
     return send("PUT", path + "?" + query(params), null);
   }
 
-  Response patch(String path, Map<String, String> params) {
+  public Response patch(String path, Map<String, String> params) {
     return send("PATCH", path + "?" + query(params), null);
   }
 
-  Response delete(String path, Map<String, String> params) {
+  public Response delete(String path, Map<String, String> params) {
     return send("DELETE", path + "?" + query(params), null);
   }
 
   /** POST with a form body instead of a query string, as Nacos' Java client sends it. */
-  Response postForm(String path, Map<String, String> params) {
+  public Response postForm(String path, Map<String, String> params) {
     return send("POST", path, query(params));
   }
 
   /** Sends bytes as they are over a fresh socket and returns everything the server answers. */
-  String raw(String request) {
+  public String raw(String request) {
     URI uri = URI.create(base);
     try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
       socket.setSoTimeout(15_000);
@@ -68,7 +68,7 @@ final class Http {
     }
   }
 
-  Response send(String method, String pathAndQuery, String formBody) {
+  public Response send(String method, String pathAndQuery, String formBody) {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + pathAndQuery)).timeout(Duration.ofSeconds(15));
     if (formBody != null) {
       b.header("Content-Type", "application/x-www-form-urlencoded");

@@ -1,4 +1,4 @@
-package dev.nacre.node;
+package dev.nacre.node.testkit;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -6,10 +6,10 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 
 /** Finds a main port P on loopback whose derived ports (P-1000, P+1000, P+1001) are free too. */
-final class FreePorts {
+public final class FreePorts {
   private FreePorts() {}
 
-  static int mainPort() {
+  public static int mainPort() {
     for (int attempt = 0; attempt < 200; attempt++) {
       int p = 20_000 + (int) (Math.random() * 30_000);
       if (free(p) && free(p - 1000) && free(p + 1000) && free(p + 1001)) {

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# A local cluster of Nacre nodes on loopback, one JVM each, for trying things out and fault drills.
+#
+#   scripts/cluster.sh start N [--base-port P] [--dir D]   start N nodes (ports P, P+10, ...; default 8848)
+#   scripts/cluster.sh status [--dir D]                   each node: address, state, Raft role, leader
+#   scripts/cluster.sh stop [--dir D]                     stop every node
+#   scripts/cluster.sh kill I [--dir D]                   kill -9 node I (counted from 1)
+#   scripts/cluster.sh start-node I [--dir D]             start node I again on its folder and ports
+#   scripts/cluster.sh wipe I [--dir D]                   delete node I's data (stop or kill it first)
+#
+# D (default ./cluster) holds everything needed to find the nodes again: cluster.env, the secret
+# in nacre.properties (mode 600), and per node its data, log and pid under node-I/.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+
+cmd=${1:-}; [ -n "$cmd" ] || usage; shift
+arg=""
+if [ $# -gt 0 ] && [[ $1 != --* ]]; then arg=$1; shift; fi
+dir=./cluster; base=8848
+while [ $# -gt 0 ]; do
+  case $1 in
+    --dir) dir=$2; shift 2 ;;
+    --base-port) base=$2; shift 2 ;;
+    *) echo "unknown option $1" >&2; usage ;;
+  esac
+done
+mkdir -p "$dir"; dir=$(cd "$dir" && pwd)
+
+load_env() {
+  [ -f "$dir/cluster.env" ] || { echo "no cluster in $dir: run 'scripts/cluster.sh start N --dir $dir' first" >&2; exit 1; }
+  # shellcheck disable=SC1091
+  . "$dir/cluster.env"
+}
+port_of() { echo $((BASE_PORT + 10 * ($1 - 1))); }
+pid_of() { cat "$dir/node-$1/pid" 2>/dev/null || true; }
+alive() { local p; p=$(pid_of "$1"); [ -n "$p" ] && kill -0 "$p" 2>/dev/null; }
+check_index() {
+  [[ $1 =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le "$NODES" ] || { echo "node index must be 1..$NODES, got '$1'" >&2; exit 2; }
+}
+
+start_node() {
+  local i=$1 port; port=$(port_of "$i")
+  if alive "$i"; then echo "node $i already runs (pid $(pid_of "$i"))"; return; fi
+  mkdir -p "$dir/node-$i"
+  (cd "$dir/node-$i" && exec java ${JAVA_OPTS:--Xmx512m} -Dnacre.logs.dir="$dir/node-$i/logs" -jar "$nacre_jar" \
+      --config "$dir/nacre.properties" --port "$port" --data-dir "$dir/node-$i/data" \
+      > "$dir/node-$i/node.out" 2>&1) &
+  echo $! > "$dir/node-$i/pid"
+  echo "node $i: pid $! on 127.0.0.1:$port (log $dir/node-$i/node.out)"
+}
+
+await_ready() {
+  local i=$1 port deadline; port=$(port_of "$i"); deadline=$((SECONDS + 90))
+  until curl -sf -o /dev/null "http://127.0.0.1:$port/nacre/v1/status"; do
+    if ! alive "$i"; then echo "node $i exited; last lines of its log:" >&2; tail -n 20 "$dir/node-$i/node.out" >&2; exit 1; fi
+    if [ $SECONDS -ge $deadline ]; then echo "node $i not ready after 90 s; see $dir/node-$i/node.out" >&2; exit 1; fi
+    sleep 0.2
+  done
+}
+
+await_leader() {
+  local deadline=$((SECONDS + 30)) i
+  while [ $SECONDS -lt $deadline ]; do
+    for i in $(seq 1 "$NODES"); do
+      if curl -sf "http://127.0.0.1:$(port_of "$i")/nacre/v1/status" 2>/dev/null | grep -q " LEADER "; then return 0; fi
+    done
+    sleep 0.2
+  done
+  echo "no Raft leader after 30 s: CP writes will fail until one is elected" >&2
+}
+
+case $cmd in
+  start)
+    n=${arg:-3}
+    [[ $n =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] || { echo "start takes a node count, e.g. 3" >&2; exit 2; }
+    if [ -f "$dir/cluster.env" ]; then
+      load_env
+      [ "$n" = "$NODES" ] && [ "$base" = "$BASE_PORT" ] || { echo "$dir holds a $NODES-node cluster on base port $BASE_PORT; use another --dir" >&2; exit 1; }
+    else
+      NODES=$n; BASE_PORT=$base
+      printf 'NODES=%s\nBASE_PORT=%s\n' "$NODES" "$BASE_PORT" > "$dir/cluster.env"
+      members=$(for i in $(seq 1 "$NODES"); do printf '127.0.0.1:%s,' "$(port_of "$i")"; done); members=${members%,}
+      umask 077
+      { echo "nacre.members=$members"; echo "nacre.cluster.secret=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"; } > "$dir/nacre.properties"
+      umask 022
+    fi
+    nacre_ensure_built
+    for i in $(seq 1 "$NODES"); do start_node "$i"; done
+    for i in $(seq 1 "$NODES"); do await_ready "$i"; done
+    await_leader
+    "$0" status --dir "$dir"
+    ;;
+  status)
+    load_env
+    for i in $(seq 1 "$NODES"); do
+      line=$(curl -sf -m 2 "http://127.0.0.1:$(port_of "$i")/nacre/v1/status" 2>/dev/null) || line="127.0.0.1:$(port_of "$i") DOWN (not answering)"
+      echo "node $i: $line"
+    done
+    ;;
+  stop)
+    load_env
+    for i in $(seq 1 "$NODES"); do
+      if alive "$i"; then kill "$(pid_of "$i")"; fi
+    done
+    for i in $(seq 1 "$NODES"); do
+      for _ in $(seq 1 100); do alive "$i" || break; sleep 0.1; done
+      if alive "$i"; then kill -9 "$(pid_of "$i")"; fi
+      rm -f "$dir/node-$i/pid"
+    done
+    echo "stopped"
+    ;;
+  kill)
+    load_env; check_index "$arg"
+    if alive "$arg"; then kill -9 "$(pid_of "$arg")"; echo "node $arg killed"; else echo "node $arg is not running"; fi
+    ;;
+  start-node)
+    load_env; check_index "$arg"; nacre_ensure_built
+    start_node "$arg"; await_ready "$arg"
+    ;;
+  wipe)
+    load_env; check_index "$arg"
+    if alive "$arg"; then echo "node $arg runs: stop or kill it first" >&2; exit 1; fi
+    rm -rf "$dir/node-$arg/data"; echo "node $arg wiped"
+    ;;
+  *) usage ;;
+esac
