@@ -16,7 +16,14 @@ import org.slf4j.LoggerFactory;
  * The ephemeral (AP) instances of this node: memory only, the source of truth for the ephemeral
  * part of the {@link RegistryIndex}, which it keeps in step under the same per-key lock.
  *
- * <p>Thread-safe. Every change is reported to the {@link EphemeralChangeListener}s.
+ * <p>Each record is either owned by this node (registered or beaten here: this node checks its
+ * heartbeats and its changes are replicated) or a replica of another member's record, put here
+ * by replication ({@link #putReplica}). A beat or a registration arriving here for a replica makes
+ * this node its owner (takeover); a peer's newer record for an owned instance makes it a replica
+ * (the peer took it over).
+ *
+ * <p>Thread-safe. Every change made here (not those put by replication) is reported to the
+ * {@link EphemeralChangeListener}s.
  */
 public final class EphemeralStore {
   private static final Logger log = LoggerFactory.getLogger(EphemeralStore.class);
@@ -42,6 +49,16 @@ public final class EphemeralStore {
     listeners.add(listener);
   }
 
+  public void removeListener(EphemeralChangeListener listener) {
+    listeners.remove(listener);
+  }
+
+  /** True when this node owns the instance (it is here and not a replica of another member's). */
+  public boolean ownsLocally(InstanceKey key) {
+    EphemeralRecord r = records.get(key);
+    return r != null && isLocal(r);
+  }
+
   /**
    * Registers or replaces an instance owned by this node; counts as a beat. CONFLICT (from the
    * index) when a persistent instance holds the same address, and then nothing changes.
@@ -55,6 +72,10 @@ public final class EphemeralStore {
         (key, current) -> {
           EphemeralRecord next = stamp(instance, clock.millis());
           index.putEphemeral(instance);
+          if (current != null && !isLocal(current)) {
+            log.info("[{}] took over instance {} from {}: registered here", localNodeId,
+                key.instanceId(), current.ownerNodeId());
+          }
           notifyChange(key, Optional.of(next));
           return next;
         });
@@ -81,7 +102,9 @@ public final class EphemeralStore {
   }
 
   /**
-   * Refreshes the last beat; an unhealthy instance becomes healthy again.
+   * Refreshes the last beat; an unhealthy instance becomes healthy again. A beat for a replica
+   * takes it over: the node layer sends a beat here only when this node is now responsible for
+   * the service (for example its previous owner went DOWN), so this node becomes the owner.
    *
    * @return the record after the beat, empty when the instance is unknown
    */
@@ -91,6 +114,15 @@ public final class EphemeralStore {
             key,
             (k, current) -> {
               long now = clock.millis();
+              if (!isLocal(current)) {
+                Instance alive = current.instance().withHealthy(true);
+                EphemeralRecord next = stamp(alive, now);
+                index.putEphemeral(alive);
+                log.info("[{}] took over instance {} from {}: it beat here", localNodeId,
+                    k.instanceId(), current.ownerNodeId());
+                notifyChange(k, Optional.of(next));
+                return next;
+              }
               if (current.instance().healthy()) {
                 // Only the time moved: nothing for the index or for peers.
                 return new EphemeralRecord(current.instance(), current.ownerNodeId(), current.revision(), now);
@@ -111,7 +143,8 @@ public final class EphemeralStore {
     records.computeIfPresent(
         observed.key(),
         (k, current) -> {
-          if (current.lastBeatMillis() != observed.lastBeatMillis() || !current.instance().healthy()) {
+          if (!isLocal(current) || current.lastBeatMillis() != observed.lastBeatMillis()
+              || !current.instance().healthy()) {
             return current;
           }
           Instance sick = current.instance().withHealthy(false);
@@ -131,7 +164,8 @@ public final class EphemeralStore {
     records.computeIfPresent(
         observed.key(),
         (k, current) -> {
-          if (current.lastBeatMillis() != observed.lastBeatMillis()) {
+          // Owned-by-us check: a peer may have taken the instance over since the scan read it.
+          if (!isLocal(current) || current.lastBeatMillis() != observed.lastBeatMillis()) {
             return current;
           }
           index.remove(k, true);
@@ -140,6 +174,79 @@ public final class EphemeralStore {
           return null;
         });
     return removed[0];
+  }
+
+  /**
+   * Stores a peer's record: the instance as its owner {@code ownerNodeId} wrote it. An instance
+   * this node owned becomes a replica (the peer took it over: this node stops checking and
+   * replicating it). Listeners are not told: this is not a local change.
+   *
+   * @param revision the owner's revision of the record
+   * @throws dev.nacre.naming.api.NamingException CONFLICT when a persistent instance holds the
+   *     address here; nothing changes then
+   */
+  public EphemeralRecord putReplica(Instance instance, String ownerNodeId, long revision) {
+    if (!instance.ephemeral()) {
+      throw new IllegalArgumentException("not an ephemeral instance: " + instance.key());
+    }
+    if (ownerNodeId.equals(localNodeId)) {
+      throw new IllegalArgumentException("a replica of " + instance.key().instanceId()
+          + " cannot be owned by this node (" + localNodeId + ")");
+    }
+    return records.compute(
+        instance.key(),
+        (key, current) -> {
+          index.putEphemeral(instance);
+          if (current != null && isLocal(current)) {
+            log.info("[{}] instance {} was taken over by {}; no longer checked here", localNodeId,
+                key.instanceId(), ownerNodeId);
+          }
+          return new EphemeralRecord(instance, ownerNodeId, revision, clock.millis());
+        });
+  }
+
+  /**
+   * Removes an instance because its owner deleted it (a peer's tombstone), whoever holds it here.
+   * Listeners are not told.
+   *
+   * @return whether an instance was removed
+   */
+  public boolean removeByPeer(InstanceKey key) {
+    boolean[] removed = {false};
+    records.computeIfPresent(key, (k, current) -> {
+      if (isLocal(current)) {
+        log.info("[{}] instance {} was deleted by a peer; no longer checked here", localNodeId,
+            k.instanceId());
+      }
+      index.remove(k, true);
+      removed[0] = true;
+      return null;
+    });
+    return removed[0];
+  }
+
+  /**
+   * Removes the replica of {@code key} if it is still owned by {@code ownerNodeId}: the owner
+   * stopped holding it or stayed DOWN past its grace period. A record another member (this one
+   * included) wrote since is kept. Listeners are not told.
+   *
+   * @return whether an instance was removed
+   */
+  public boolean removeReplica(InstanceKey key, String ownerNodeId) {
+    boolean[] removed = {false};
+    records.computeIfPresent(key, (k, current) -> {
+      if (!current.ownerNodeId().equals(ownerNodeId) || isLocal(current)) {
+        return current;
+      }
+      index.remove(k, true);
+      removed[0] = true;
+      return null;
+    });
+    return removed[0];
+  }
+
+  private boolean isLocal(EphemeralRecord r) {
+    return r.ownerNodeId().equals(localNodeId);
   }
 
   private EphemeralRecord stamp(Instance instance, long lastBeat) {

@@ -1,0 +1,59 @@
+package dev.nacre.naming.distro;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.persistent.Records;
+import dev.nacre.proto.naming.EphemeralInstance;
+
+/**
+ * Encodes the value Distro replicates for an ephemeral instance as the protobuf message
+ * {@code nacre.naming.EphemeralInstance}: the whole instance (weight, health, enabled, metadata).
+ * Stateless and thread-safe.
+ */
+public final class EphemeralInstanceCodec {
+  private EphemeralInstanceCodec() {}
+
+  public static byte[] encode(Instance instance) {
+    if (!instance.ephemeral()) {
+      throw new IllegalArgumentException("only ephemeral instances are replicated by Distro: "
+          + instance.key().instanceId());
+    }
+    return EphemeralInstance.newBuilder()
+        .setId(Records.toProto(instance.key()))
+        .setWeight(instance.weight())
+        .setHealthy(instance.healthy())
+        .setEnabled(instance.enabled())
+        .putAllMetadata(instance.metadata())
+        .build()
+        .toByteArray();
+  }
+
+  /**
+   * Decodes the value of the record with Distro key {@code distroKey}.
+   *
+   * @throws ReplicatedValueException when the bytes are not an instance, or name another
+   *     instance than the key does
+   */
+  public static Instance decode(String distroKey, byte[] value) {
+    InstanceKey key = DistroKeys.parseInstanceKey(distroKey);
+    EphemeralInstance message;
+    try {
+      message = EphemeralInstance.parseFrom(value);
+    } catch (InvalidProtocolBufferException e) {
+      throw new ReplicatedValueException("value of " + DistroKeys.abbreviate(distroKey)
+          + " is not an EphemeralInstance message (" + value.length + " bytes): " + e.getMessage(), e);
+    }
+    if (!message.hasId() || !Records.fromProto(message.getId()).equals(key)) {
+      throw new ReplicatedValueException("value of " + DistroKeys.abbreviate(distroKey)
+          + " names another instance: " + (message.hasId() ? Records.fromProto(message.getId()) : "none"));
+    }
+    double weight = message.getWeight();
+    if (!Double.isFinite(weight) || weight < 0) {
+      throw new ReplicatedValueException("value of " + DistroKeys.abbreviate(distroKey)
+          + " has an impossible weight " + weight);
+    }
+    return new Instance(key, weight, message.getHealthy(), message.getEnabled(), true,
+        message.getMetadataMap());
+  }
+}

@@ -1,0 +1,91 @@
+package dev.nacre.naming.distro;
+
+import dev.nacre.consensus.distro.DistroHandler;
+import dev.nacre.consensus.distro.DistroReplicator;
+import dev.nacre.naming.ephemeral.EphemeralRecord;
+import dev.nacre.naming.ephemeral.EphemeralStore;
+import java.util.Objects;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Replication of this member's ephemeral instances between cluster members, over a
+ * {@link DistroReplicator}: instances this member owns are published as they change, and peers'
+ * instances are held in the same {@link EphemeralStore} as replicas (listed like any instance,
+ * never health-checked here).
+ *
+ * <p>Optional: a standalone node runs its store without it. Create it before the store takes
+ * writes and before the replicator starts:
+ *
+ * <pre>{@code
+ * EphemeralReplication replication = EphemeralReplication.create(store,
+ *     handler -> new DistroReplicator(selfId, members, distroConfig, transport, handler));
+ * DistroReplicator replicator = replication.replicator();
+ * // memberDown(...) for members already known DOWN, then:
+ * replicator.start();
+ * }</pre>
+ *
+ * <p>Ownership moves with writes: a beat or registration here for a replica makes this member the
+ * owner (see {@link EphemeralStore#beat}); a peer's newer record of an owned instance makes it a
+ * replica. Which member should take beats for a service: {@link ServiceRouting}.
+ *
+ * <p>Thread-safe. Closing stops publishing and closes the replicator.
+ */
+public final class EphemeralReplication implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(EphemeralReplication.class);
+
+  private final EphemeralStore store;
+  private final DistroReplicator replicator;
+  private final OwnedInstancePublisher publisher;
+
+  private EphemeralReplication(EphemeralStore store, DistroReplicator replicator) {
+    this.store = store;
+    this.replicator = replicator;
+    this.publisher = new OwnedInstancePublisher(store.localNodeId(), replicator);
+  }
+
+  /**
+   * Connects {@code store} to the replicator that {@code replicatorFactory} builds around the
+   * handler it is given (the replicator needs the handler at construction, and this bridge needs
+   * the replicator). Instances the store already owns are published once.
+   *
+   * @throws IllegalArgumentException when the replicator's member id is not the store's node id
+   *     (records would then be attributed to the wrong owner)
+   */
+  public static EphemeralReplication create(
+      EphemeralStore store, Function<DistroHandler, DistroReplicator> replicatorFactory) {
+    Objects.requireNonNull(store, "store");
+    DistroReplicator replicator = Objects.requireNonNull(
+        replicatorFactory.apply(new ReplicaApplier(store)), "replicatorFactory returned null");
+    if (!replicator.selfId().equals(store.localNodeId())) {
+      replicator.close();
+      throw new IllegalArgumentException("the Distro replicator runs as member '"
+          + replicator.selfId() + "' but the ephemeral store as '" + store.localNodeId()
+          + "'; give both the node's member address");
+    }
+    EphemeralReplication replication = new EphemeralReplication(store, replicator);
+    store.addListener(replication.publisher);
+    int published = 0;
+    for (EphemeralRecord r : store.records()) {
+      if (r.ownerNodeId().equals(store.localNodeId())) {
+        replication.publisher.onLocalChange(r.key(), java.util.Optional.of(r));
+        published++;
+      }
+    }
+    log.info("[{}] ephemeral replication attached ({} owned instances published)",
+        store.localNodeId(), published);
+    return replication;
+  }
+
+  /** The replicator, for the node: start, membership events, inbound peer calls, readiness. */
+  public DistroReplicator replicator() {
+    return replicator;
+  }
+
+  @Override
+  public void close() {
+    store.removeListener(publisher);
+    replicator.close();
+  }
+}

@@ -1,0 +1,80 @@
+package dev.nacre.naming.distro;
+
+import dev.nacre.consensus.distro.DistroHandler;
+import dev.nacre.consensus.distro.DistroRecord;
+import dev.nacre.naming.api.NamingException;
+import dev.nacre.naming.ephemeral.EphemeralStore;
+import dev.nacre.naming.model.Instance;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies what peers replicate to the {@link EphemeralStore} (and through it the registry index)
+ * as replicas owned by each record's owner. Never publishes: the store does not report replica
+ * changes to its listeners, so nothing echoes back to the replicator.
+ *
+ * <p>A record that cannot be read, or that clashes with a persistent instance here, is logged and
+ * skipped: one bad record must not stop the rest of a batch.
+ */
+final class ReplicaApplier implements DistroHandler {
+  private static final Logger log = LoggerFactory.getLogger(ReplicaApplier.class);
+
+  private final EphemeralStore store;
+  private final String selfId;
+
+  ReplicaApplier(EphemeralStore store) {
+    this.store = store;
+    this.selfId = store.localNodeId();
+  }
+
+  @Override
+  public void apply(List<DistroRecord> records) {
+    for (DistroRecord r : records) {
+      if (r.owner().equals(selfId)) {
+        // The replicator never hands back this member's own writes; if it did, the store already
+        // holds them (and a newer local write may be on its way), so leave it alone.
+        log.debug("[{}] ignoring own record {} from replication", selfId, r);
+        continue;
+      }
+      try {
+        if (r.tombstone()) {
+          if (store.removeByPeer(DistroKeys.parseInstanceKey(r.key()))) {
+            log.debug("[{}] instance {} deleted by its owner {}", selfId, r.key(), r.owner());
+          }
+        } else {
+          Instance instance = EphemeralInstanceCodec.decode(r.key(), r.value());
+          store.putReplica(instance, r.owner(), r.revision());
+        }
+      } catch (ReplicatedValueException e) {
+        log.warn("[{}] skipped a record from {} that cannot be read: {}", selfId, r.owner(),
+            e.getMessage());
+      } catch (NamingException e) {
+        log.warn("[{}] skipped instance {} from {}: {}", selfId, r.key(), r.owner(), e.getMessage());
+      }
+    }
+  }
+
+  @Override
+  public void remove(List<DistroRecord> records) {
+    int removed = 0;
+    for (DistroRecord r : records) {
+      try {
+        // Only if still the same owner's: a beat may have made this member the owner meanwhile.
+        if (store.removeReplica(DistroKeys.parseInstanceKey(r.key()), r.owner())) {
+          removed++;
+        }
+      } catch (ReplicatedValueException e) {
+        log.warn("[{}] skipped removing a record of {}: {}", selfId, r.owner(), e.getMessage());
+      }
+    }
+    if (removed > 0) {
+      log.info("[{}] removed {} replicated instances that their owners no longer hold", selfId, removed);
+    }
+  }
+
+  @Override
+  public void ready() {
+    log.info("[{}] ephemeral replicas loaded; {} instances held", selfId, store.records().size());
+  }
+}
