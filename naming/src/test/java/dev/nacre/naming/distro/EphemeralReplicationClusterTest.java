@@ -143,6 +143,8 @@ class EphemeralReplicationClusterTest {
     a.clock.advance(FAR);
     a.checker.checkOnce();
     assertThat(a.instance(key(1))).as("the former owner no longer expires it").contains(moved);
+    assertThat(a.replicator().liveRecords().join().values())
+        .as("the former owner published nothing since").allSatisfy(r -> assertThat(r.owner()).isEqualTo("b"));
 
     b.clock.advance(FAR);
     b.checker.checkOnce();
