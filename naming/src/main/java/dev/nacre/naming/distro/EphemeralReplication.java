@@ -4,6 +4,9 @@ import dev.nacre.consensus.distro.DistroHandler;
 import dev.nacre.consensus.distro.DistroReplicator;
 import dev.nacre.naming.ephemeral.EphemeralRecord;
 import dev.nacre.naming.ephemeral.EphemeralStore;
+import dev.nacre.naming.health.PeriodicTask;
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.Objects;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -24,6 +27,7 @@ import org.slf4j.LoggerFactory;
  * DistroReplicator replicator = replication.replicator();
  * // memberDown(...) for members already known DOWN, then:
  * replicator.start();
+ * resources.push(replication.startReconciling(scheduler, Duration.ofSeconds(5)));
  * }</pre>
  *
  * <p>Ownership moves with writes: a beat or registration here for a replica makes this member the
@@ -34,15 +38,18 @@ import org.slf4j.LoggerFactory;
  */
 public final class EphemeralReplication implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EphemeralReplication.class);
+  private static final Duration RECONCILE_TIMEOUT = Duration.ofSeconds(3);
 
   private final EphemeralStore store;
   private final DistroReplicator replicator;
   private final OwnedInstancePublisher publisher;
+  private final ReplicaReconciler reconciler;
 
   private EphemeralReplication(EphemeralStore store, DistroReplicator replicator) {
     this.store = store;
     this.replicator = replicator;
     this.publisher = new OwnedInstancePublisher(store.localNodeId(), replicator);
+    this.reconciler = new ReplicaReconciler(store, replicator, RECONCILE_TIMEOUT);
   }
 
   /**
@@ -81,6 +88,27 @@ public final class EphemeralReplication implements AutoCloseable {
   /** The replicator, for the node: start, membership events, inbound peer calls, readiness. */
   public DistroReplicator replicator() {
     return replicator;
+  }
+
+  /**
+   * Compares the store with the replicator's records once and repairs ownership differences that
+   * were also seen the previous time (a race between a local write and a peer's record can leave
+   * an instance that no member checks). Run it periodically: {@link #startReconciling}.
+   *
+   * @return how many instances were repaired
+   * @throws IllegalStateException when the replicator is closed or does not answer within 3 s
+   */
+  public synchronized int reconcileOnce() {
+    return reconciler.reconcileOnce();
+  }
+
+  /**
+   * Runs {@link #reconcileOnce()} every {@code period} on {@code scheduler} (a verify interval,
+   * 5 s, is a good period) until the returned task is closed.
+   */
+  public PeriodicTask startReconciling(ScheduledExecutorService scheduler, Duration period) {
+    return PeriodicTask.start(scheduler, period, "ephemeral-reconcile-" + store.localNodeId(),
+        this::reconcileOnce);
   }
 
   @Override

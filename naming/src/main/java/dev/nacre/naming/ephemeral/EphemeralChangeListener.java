@@ -5,8 +5,9 @@ import java.util.Optional;
 
 /**
  * Hears about every change this node makes to its ephemeral store (registration, beat that
- * revived, health change, removal), e.g. to queue it for replication. Plain beats that change
- * nothing but the last-beat time are not reported.
+ * revived, health change, removal, takeover of a replica), e.g. to queue it for replication.
+ * Plain beats that change nothing but the last-beat time are not reported, nor are replicas that
+ * replication puts into or removes from the store (they are other members' changes).
  */
 @FunctionalInterface
 public interface EphemeralChangeListener {

@@ -137,6 +137,31 @@ public final class EphemeralStore {
     return Optional.ofNullable(updated);
   }
 
+  /**
+   * Makes this node the owner of a replica, unchanged since {@code observed} was read, keeping the
+   * instance as it is; its heartbeat clock starts now. Used when replication finds that this node
+   * owns the record everywhere else while the store still held it as a replica.
+   *
+   * @return whether the record was adopted
+   */
+  public boolean adopt(EphemeralRecord observed) {
+    boolean[] adopted = {false};
+    records.computeIfPresent(
+        observed.key(),
+        (k, current) -> {
+          if (isLocal(current) || !current.equals(observed)) {
+            return current;
+          }
+          EphemeralRecord next = stamp(current.instance(), clock.millis());
+          log.info("[{}] adopted instance {}: replication says this node owns it", localNodeId,
+              k.instanceId());
+          notifyChange(k, Optional.of(next));
+          adopted[0] = true;
+          return next;
+        });
+    return adopted[0];
+  }
+
   /** Marks the instance unhealthy unless a beat arrived after {@code observed} was read. */
   public boolean markUnhealthy(EphemeralRecord observed) {
     boolean[] changed = {false};
