@@ -54,9 +54,9 @@ public final class InstanceApi {
   private Router.Handler ephemeralWrite(Router.Handler local) {
     return r -> {
       if (!r.forwarded() && reader.ephemeral(r)) {
-        Optional<String> owner = routing.remoteOwner(reader.service(r));
-        if (owner.isPresent()) {
-          return routing.forward(owner.get(), r);
+        Optional<ApiResponse> answer = routing.remoteOwner(reader.service(r)).flatMap(owner -> routing.forward(owner, r));
+        if (answer.isPresent()) {
+          return answer.get();
         }
       }
       return local.handle(r);
@@ -65,9 +65,9 @@ public final class InstanceApi {
 
   private ApiResponse beatOrForward(ApiRequest r) {
     if (!r.forwarded()) {
-      Optional<String> owner = routing.remoteOwner(beatOf(r).key().service());
-      if (owner.isPresent()) {
-        return routing.forward(owner.get(), r);
+      Optional<ApiResponse> answer = routing.remoteOwner(beatOf(r).key().service()).flatMap(owner -> routing.forward(owner, r));
+      if (answer.isPresent()) {
+        return answer.get();
       }
     }
     return beat(r);

@@ -14,8 +14,12 @@ public interface WriteRouting {
   /** The other member that must answer writes for {@code service}; empty when it is this one. */
   Optional<String> remoteOwner(ServiceKey service);
 
-  /** Replays the request on {@code member} and returns its answer (503 when it cannot be reached). */
-  ApiResponse forward(String member, ApiRequest request);
+  /**
+   * Replays the request on {@code member} and returns its answer; empty when the member could not
+   * be reached, in which case the caller answers it itself (ephemeral writes stay available, and
+   * the writes are idempotent, so a copy that did arrive does no harm).
+   */
+  Optional<ApiResponse> forward(String member, ApiRequest request);
 
   /** Every write is answered here. */
   static WriteRouting local() {
@@ -26,7 +30,7 @@ public interface WriteRouting {
       }
 
       @Override
-      public ApiResponse forward(String member, ApiRequest request) {
+      public Optional<ApiResponse> forward(String member, ApiRequest request) {
         throw new IllegalStateException("a standalone node forwards nothing");
       }
     };
