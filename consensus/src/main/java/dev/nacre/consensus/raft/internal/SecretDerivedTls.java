@@ -51,18 +51,42 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * in every JVM and JDK). The member then issues itself a leaf certificate for a fresh random key,
  * valid for the host the others reach it at. Servers require a client certificate, and both sides
  * trust only that authority: whoever does not hold the secret cannot present a certificate the
- * others accept, so its TLS handshake fails before any Raft or client request is read. Ratis
- * offers no hook to add credentials to its outgoing channels (only TLS settings), which is why
- * authentication happens in TLS rather than with an HMAC in gRPC metadata.
+ * others accept, so its TLS handshake fails before any Raft or client request is read. Ratis 3.2
+ * can add a server interceptor ({@code GrpcServices.Customizer}) but offers no hook to add an
+ * interceptor or call credentials to the channels it opens (server to server and client to
+ * server take only its TLS settings), which is why authentication happens in TLS rather than
+ * with an HMAC proof in gRPC metadata.
  *
- * <p>Limits: every holder of the secret can mint certificates for any member id or host, so a
- * leaked secret compromises the cluster until every member is restarted with a new one; there is
- * no revocation. Trust is cluster-wide, not per member. The secret's strength is the cluster's:
- * a short or guessable one can be brute-forced offline from the authority's public key, which is
- * why {@code RaftConfig} asks for at least 16 characters (use a random value). Certificates carry
- * a fixed validity (2000 to 9999) so that no clock matters; the leaf key lives as long as this
- * object. Immutable and thread-safe; build one per member start, nothing is cached across
- * instances.
+ * <p>What it gives: every connection to the Raft port (Raft, client and admin services, which
+ * share the port) is encrypted and both ends prove, inside the TLS handshake, that their
+ * certificate chains to the secret's authority and that they hold its private key. A captured
+ * handshake or certificate cannot be replayed (unlike an HMAC of a member id sent in metadata
+ * without TLS): the handshake signs fresh nonces with the member's key, which never leaves it.
+ * Nothing is trusted from headers, and nothing is Java-deserialized: certificates are DER parsed
+ * by the JDK.
+ *
+ * <p>Limits:
+ * <ul>
+ *   <li>Trust is cluster-wide, not per member: every holder of the secret can mint a certificate
+ *       for any member id or host. A leaked secret compromises the cluster until every member is
+ *       restarted with a new one; there is no revocation and no rotation without a full restart
+ *       (members with old and new secrets refuse each other).
+ *   <li>Anyone who connects receives a member certificate signed by the authority, so a guess of
+ *       the secret can be checked offline: a short or guessable secret can be found by search;
+ *       hence the minimum length in {@code RaftConfig}. Use a long random value.
+ *   <li>Clients verify the server's host: a member's certificate names only the host it lists for
+ *       itself in the peers map, so every member must dial it by that same name or IP.
+ *   <li>Certificates carry a fixed validity (2000 to 9999) so that no clock matters; the member
+ *       key lives as long as this object (one Raft start).
+ *   <li>Only the gRPC port is covered. Ratis' Netty data-stream port is not enabled here; enabling
+ *       it would need its own TLS settings.
+ *   <li>A member with the wrong secret just looks unreachable in Ratis' logs
+ *       ({@code UNAVAILABLE: io exception} from the appender or elections), not as a refusal.
+ * </ul>
+ *
+ * <p>Cost: about 0.5 s for the first member of a JVM (loading BouncyCastle and the JDK's EC
+ * code), about 13 ms for each further one; nothing is cached across instances, so clusters with
+ * different secrets in one JVM stay apart. Immutable and thread-safe.
  */
 public final class SecretDerivedTls {
   private static final String CURVE = "secp256r1";
