@@ -6,6 +6,7 @@ import dev.nacre.consensus.raft.internal.ApplyResult;
 import dev.nacre.consensus.raft.internal.LeaderWatch;
 import dev.nacre.consensus.raft.internal.RatisProperties;
 import dev.nacre.consensus.raft.internal.ReadIndexBarrier;
+import dev.nacre.consensus.raft.internal.SecretDerivedTls;
 import dev.nacre.consensus.raft.internal.StateMachineAdapter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -34,6 +36,12 @@ import org.slf4j.LoggerFactory;
  * client that sends writes to the leader and read barriers to this member. Every call is bounded
  * by {@link RaftConfig#requestTimeout()}; callbacks of returned futures run on a thread of this
  * log, never on Ratis' apply thread.
+ *
+ * <p>With {@link RaftConfig#clusterSecret()} set, the Raft port (Raft, client and admin services)
+ * accepts only mutual-TLS connections whose certificate derives from the same secret, and this
+ * member presents such a certificate to the others; see {@code internal.SecretDerivedTls} for the
+ * scheme and its limits. Without it, the port is unauthenticated plaintext: only for a single
+ * node or a trusted network.
  */
 public final class RatisReplicatedLog implements ReplicatedLog {
   private static final Logger log = LoggerFactory.getLogger(RatisReplicatedLog.class);
@@ -59,11 +67,14 @@ public final class RatisReplicatedLog implements ReplicatedLog {
         .map(e -> RaftPeer.newBuilder().setId(e.getKey()).setAddress(e.getValue()).build())
         .toList();
     RaftGroup group = RaftGroup.valueOf(groupId, peers);
+    Parameters parameters = RatisProperties.parameters(config.authenticated()
+        ? SecretDerivedTls.issue(config.clusterSecret(), config.selfId(), config.selfHost()) : null);
     this.calls = new BoundedCalls(config.selfId());
     this.server = RaftServer.newBuilder()
         .setServerId(selfId)
         .setGroup(group)
         .setProperties(RatisProperties.server(config))
+        .setParameters(parameters)
         .setStateMachine(new StateMachineAdapter(config.selfId(), stateMachine, appliedWaiters, leaderWatch))
         .setOption(RaftStorage.StartupOption.RECOVER)
         .build();
@@ -72,6 +83,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
         .setRaftGroup(group)
         .setLeaderId(selfId)
         .setProperties(RatisProperties.client(config))
+        .setParameters(parameters)
         .setRetryPolicy(RatisProperties.clientRetry(config))
         .build();
     this.readIndex = new ReadIndexBarrier(client, selfId, calls, config.electionTimeoutMax().toMillis());
