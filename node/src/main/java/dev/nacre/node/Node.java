@@ -136,7 +136,12 @@ public final class Node implements AutoCloseable {
       int port = Integer.parseInt(member.substring(colon + 1));
       peers.put(peerId(member), member.substring(0, colon) + ":" + (port - 1000));
     }
-    return RaftConfig.builder()
+    RaftConfig.Builder builder = RaftConfig.builder();
+    if (config.clustered()) {
+      // Mutual TLS on the Raft port, with certificates derived from the cluster secret.
+      builder.clusterSecret(config.cluster().secret());
+    }
+    return builder
         .groupId(RAFT_GROUP)
         .selfId(peerId(config.address()))
         .peers(peers)
