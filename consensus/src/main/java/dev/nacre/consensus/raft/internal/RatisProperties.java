@@ -25,6 +25,8 @@ public final class RatisProperties {
   public static RaftProperties server(RaftConfig config) {
     RaftProperties p = new RaftProperties();
     RaftServerConfigKeys.setStorageDir(p, List.of(config.storageDir().toFile()));
+    // Listen only on the address members dial (Ratis would otherwise bind every interface).
+    GrpcConfigKeys.Server.setHost(p, config.selfHost());
     GrpcConfigKeys.Server.setPort(p, config.selfPort());
     RaftServerConfigKeys.Rpc.setTimeoutMin(p, millis(config.electionTimeoutMin().toMillis()));
     RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(config.electionTimeoutMax().toMillis()));
