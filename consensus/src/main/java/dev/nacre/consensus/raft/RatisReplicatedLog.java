@@ -216,9 +216,12 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     log.info("[{}] stopping Raft member", config.selfId());
     appliedWaiters.close(() -> stopped("complete"));
     calls.close(() -> stopped("complete"));
+    RaftClient last;
     synchronized (clientLock) { // no renewal after this: renewClientIfDisabled checks closed under the lock
-      closeQuietly("client", client);
+      last = client;
     }
+    // Outside the lock: closing fails the client's pending writes, whose callbacks take the lock.
+    closeQuietly("client", last);
     closeQuietly("server", server);
   }
 
