@@ -97,7 +97,9 @@ public final class Node implements AutoCloseable {
       cluster.start(router, raft::status, scheduler);
     }
     resources.push(new HeartbeatChecker(ephemeral, config.naming(), clock).start(scheduler));
-    PersistentHealthProber prober = new PersistentHealthProber(index, config.naming(), probesHere);
+    PersistentHealthProber prober = cluster == null
+        ? new PersistentHealthProber(index, config.naming(), probesHere)
+        : new PersistentHealthProber(index, config.naming(), probesHere, cluster.probeResults());
     resources.push(prober);
     resources.push(prober.start(scheduler));
 
