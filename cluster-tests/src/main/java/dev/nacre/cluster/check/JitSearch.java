@@ -19,7 +19,9 @@ import java.util.function.LongSupplier;
  * list and the walk restarts); a return entry of an operation not yet linearized means the current
  * prefix cannot be extended, so the search backtracks. UNKNOWN writes have no return entry: they
  * may be linearized at any point after their call, or never. The history is linearizable once
- * every operation with a return entry is linearized.
+ * every operation with a return entry is linearized. UNKNOWN writes are only tried where some
+ * remaining read could observe them (see {@code readsLeft}), which keeps unobserved ones from
+ * multiplying the search by 2^unknowns.
  */
 final class JitSearch {
     static final int ABSENT = -1;
@@ -104,6 +106,21 @@ final class JitSearch {
             prev[e] = e == 0 ? entries : e - 1;
         }
 
+        // Unread values: linearizing an UNKNOWN write whose result no remaining read expects (or
+        // that leaves the state as it is) is never needed. From that configuration every
+        // continuation must overwrite the state before its next read, and the same continuation
+        // works with the write left out, which UNKNOWN allows.
+        int maxValue = 0;
+        for (SearchOp o : ops) {
+            maxValue = Math.max(maxValue, o.value() + 1);
+        }
+        int[] readsLeft = new int[maxValue + 1];
+        for (SearchOp o : ops) {
+            if (o.kind() == Kind.READ) {
+                readsLeft[o.value() + 1]++;
+            }
+        }
+
         long[] zobrist = new SplittableRandom(0x5eed).longs(n).toArray();
         long[] bits = new long[(n + 63) >>> 6];
         long bitsHash = 0;
@@ -133,8 +150,11 @@ final class JitSearch {
             }
             int op = entryOp[entry];
             if (isCall[entry]) {
-                int newState = step(state, ops.get(op));
-                if (newState != Integer.MIN_VALUE) {
+                SearchOp so = ops.get(op);
+                int newState = step(state, so);
+                boolean allowed = newState != Integer.MIN_VALUE
+                        && (so.known() || (newState != state && readsLeft[newState + 1] > 0));
+                if (allowed) {
                     bits[op >>> 6] |= 1L << op;
                     long h = bitsHash ^ zobrist[op];
                     if (memo.add(new MemoKey(bits.clone(), newState, h * 31 + newState))) {
@@ -148,6 +168,9 @@ final class JitSearch {
                         state = newState;
                         bitsHash = h;
                         lift(entry);
+                        if (so.kind() == Kind.READ) {
+                            readsLeft[so.value() + 1]--;
+                        }
                         if (ops.get(op).known() && ++done == required) {
                             return new Outcome(Status.LINEARIZABLE, "", List.of(), state, -1, List.of(), steps,
                                     memo.size());
@@ -184,6 +207,9 @@ final class JitSearch {
                 int call = stackEntry[depth];
                 int undone = entryOp[call];
                 unlift(call);
+                if (ops.get(undone).kind() == Kind.READ) {
+                    readsLeft[ops.get(undone).value() + 1]++;
+                }
                 state = stackState[depth];
                 bits[undone >>> 6] &= ~(1L << undone);
                 bitsHash ^= zobrist[undone];
