@@ -127,6 +127,10 @@ final class JitSearch {
         Set<MemoKey> memo = new HashSet<>();
         int[] stackEntry = new int[n];
         int[] stackState = new int[n];
+        boolean[] stackMustRead = new boolean[n];
+        // Set after an UNKNOWN write: the next op must be a read. Were it a write, the same
+        // prefix without the UNKNOWN write reaches the same state, and leaving it out is allowed.
+        boolean mustRead = false;
         int depth = 0;
         int state = initialState;
         int done = 0;
@@ -153,18 +157,26 @@ final class JitSearch {
                 SearchOp so = ops.get(op);
                 int newState = step(state, so);
                 boolean allowed = newState != Integer.MIN_VALUE
+                        && (!mustRead || so.kind() == Kind.READ)
                         && (so.known() || (newState != state && readsLeft[newState + 1] > 0));
                 if (allowed) {
                     bits[op >>> 6] |= 1L << op;
                     long h = bitsHash ^ zobrist[op];
-                    if (memo.add(new MemoKey(bits.clone(), newState, h * 31 + newState))) {
+                    // The must-read flag is part of the configuration: a constrained one failing
+                    // says nothing about the unconstrained one with the same ops and state.
+                    int memoState = newState * 2 + (so.known() ? 0 : 1);
+                    // Probe with the live bits; copy them only for a new entry.
+                    if (!memo.contains(new MemoKey(bits, memoState, h * 31 + memoState))) {
+                        memo.add(new MemoKey(bits.clone(), memoState, h * 31 + memoState));
                         if (memo.size() > maxMemoEntries) {
                             return new Outcome(Status.BUDGET_EXHAUSTED, "memo limit of " + maxMemoEntries
                                     + " entries reached", bestPrefix, bestState, blocked, candidates, steps, memo.size());
                         }
                         stackEntry[depth] = entry;
                         stackState[depth] = state;
+                        stackMustRead[depth] = mustRead;
                         depth++;
+                        mustRead = !so.known();
                         state = newState;
                         bitsHash = h;
                         lift(entry);
@@ -211,6 +223,7 @@ final class JitSearch {
                     readsLeft[ops.get(undone).value() + 1]++;
                 }
                 state = stackState[depth];
+                mustRead = stackMustRead[depth];
                 bits[undone >>> 6] &= ~(1L << undone);
                 bitsHash ^= zobrist[undone];
                 if (ops.get(undone).known()) {

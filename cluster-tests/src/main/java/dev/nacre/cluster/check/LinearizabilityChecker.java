@@ -76,6 +76,7 @@ public final class LinearizabilityChecker {
         List<String> inconclusive = new ArrayList<>();
         int checked = 0;
         int opsChecked = 0;
+        long steps = 0;
         for (Map.Entry<InstanceKey, List<Op>> part : parts.entrySet()) {
             InstanceKey key = part.getKey();
             List<Op> keyOps = part.getValue();
@@ -93,20 +94,21 @@ public final class LinearizabilityChecker {
             JitSearch.Outcome out = new JitSearch(searchOps, init, deadline, clock, limits.maxMemoEntries()).run();
             checked++;
             opsChecked += keyOps.size();
+            steps += out.steps();
             switch (out.status()) {
                 case LINEARIZABLE -> { }
                 case NOT_LINEARIZABLE -> {
                     return LinearizabilityResult.failed(key, explain(key, searchOps, values, out, origin),
-                            parts.size(), checked, opsChecked);
+                            parts.size(), checked, opsChecked, steps);
                 }
                 case BUDGET_EXHAUSTED -> inconclusive.add(key + ": " + out.budgetReason() + " after "
                         + out.steps() + " steps (" + keyOps.size() + " ops)");
             }
         }
         if (!inconclusive.isEmpty()) {
-            return LinearizabilityResult.inconclusive(inconclusive, parts.size(), checked, opsChecked);
+            return LinearizabilityResult.inconclusive(inconclusive, parts.size(), checked, opsChecked, steps);
         }
-        return LinearizabilityResult.passed(parts.size(), opsChecked);
+        return LinearizabilityResult.passed(parts.size(), opsChecked, steps);
     }
 
     /** CP operations that matter, per instance, with service reads projected. */

@@ -13,27 +13,30 @@ import java.util.Optional;
  * @param keys instances in the history (after projecting service reads)
  * @param keysChecked instances searched before the verdict
  * @param opsChecked operations in the searched instances
+ * @param searchSteps steps the search took over all instances (a measure of its effort)
  */
 public record LinearizabilityResult(Verdict verdict, Optional<InstanceKey> failedKey, List<String> details,
-                                    int keys, int keysChecked, int opsChecked) {
+                                    int keys, int keysChecked, int opsChecked, long searchSteps) {
 
     public LinearizabilityResult {
         details = List.copyOf(details);
     }
 
-    static LinearizabilityResult passed(int keys, int ops) {
+    static LinearizabilityResult passed(int keys, int ops, long steps) {
         return new LinearizabilityResult(Verdict.pass("linearizable: " + keys + " instances, " + ops + " CP ops"),
-                Optional.empty(), List.of(), keys, keys, ops);
+                Optional.empty(), List.of(), keys, keys, ops, steps);
     }
 
-    static LinearizabilityResult failed(InstanceKey key, List<String> explanation, int keys, int checked, int ops) {
+    static LinearizabilityResult failed(InstanceKey key, List<String> explanation, int keys, int checked, int ops,
+                                        long steps) {
         return new LinearizabilityResult(Verdict.fail("not linearizable on " + key + " " + explanation.get(0)),
-                Optional.of(key), explanation, keys, checked, ops);
+                Optional.of(key), explanation, keys, checked, ops, steps);
     }
 
-    static LinearizabilityResult inconclusive(List<String> undecided, int keys, int checked, int ops) {
+    static LinearizabilityResult inconclusive(List<String> undecided, int keys, int checked, int ops, long steps) {
         return new LinearizabilityResult(Verdict.inconclusive(undecided.size() + " of " + keys
-                + " instances undecided, first: " + undecided.get(0)), Optional.empty(), undecided, keys, checked, ops);
+                + " instances undecided, first: " + undecided.get(0)), Optional.empty(), undecided, keys, checked, ops,
+                steps);
     }
 
     public boolean inconclusive() {

@@ -156,16 +156,17 @@ class LinearizabilityCheckerTest {
 
     @Test
     void exhaustedBudgetIsInconclusiveNotAHang() {
-        // 30 concurrent UNKNOWN writes, each read once after a known write, then an impossible
-        // read: proving it impossible means trying every subset of the writes before the known
-        // write; a small memo limit stops the search.
+        // 30 concurrent UNKNOWN writes of one value x; 15 rounds of (known write, read x), then
+        // an impossible read. Each read of x needs its own UNKNOWN write just before it; proving
+        // the last read impossible means trying which writes serve which reads (~C(30, k) sets);
+        // a small memo limit stops the search.
         java.util.List<Op> ops = new java.util.ArrayList<>();
         for (int i = 0; i < 30; i++) {
-            ops.add(regUnknown(i, "a", "v" + i, i));
+            ops.add(regUnknown(i, "a", "x", i));
         }
-        ops.add(reg(99, "a", "w", 100, 110));
-        for (int i = 0; i < 30; i++) {
-            ops.add(read(98, "a", "v" + i, 200 + 20 * i, 210 + 20 * i));
+        for (int i = 0; i < 15; i++) {
+            ops.add(reg(99, "a", "w" + i, 100 + 40 * i, 110 + 40 * i));
+            ops.add(read(98, "a", "x", 120 + 40 * i, 130 + 40 * i));
         }
         ops.add(read(98, "a", "nobody-wrote-this", 2_000, 2_010));
         LinearizabilityChecker tight = new LinearizabilityChecker(
