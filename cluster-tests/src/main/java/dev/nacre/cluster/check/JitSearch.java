@@ -45,7 +45,7 @@ final class JitSearch {
     private final int initialState;
     private final long deadlineNanos;
     private final LongSupplier clock;
-    private final long maxMemoEntries;
+    private final long maxMemoBytes;
 
     // Entry list: entry i in [0, entries); HEAD = entries is the sentinel.
     private int[] next;
@@ -54,12 +54,12 @@ final class JitSearch {
     private boolean[] isCall;
     private int[] returnOf;   // call entry -> its return entry, or -1
 
-    JitSearch(List<SearchOp> ops, int initialState, long deadlineNanos, LongSupplier clock, long maxMemoEntries) {
+    JitSearch(List<SearchOp> ops, int initialState, long deadlineNanos, LongSupplier clock, long maxMemoBytes) {
         this.ops = ops;
         this.initialState = initialState;
         this.deadlineNanos = deadlineNanos;
         this.clock = clock;
-        this.maxMemoEntries = maxMemoEntries;
+        this.maxMemoBytes = maxMemoBytes;
     }
 
     Outcome run() {
@@ -125,6 +125,8 @@ final class JitSearch {
         long[] bits = new long[(n + 63) >>> 6];
         long bitsHash = 0;
         Set<MemoKey> memo = new HashSet<>();
+        // A memo entry: its bit set, the key object and the hash table's node (~ 100 bytes).
+        long maxMemoEntries = Math.max(1, maxMemoBytes / (bits.length * 8L + 100));
         int[] stackEntry = new int[n];
         int[] stackState = new int[n];
         boolean[] stackMustRead = new boolean[n];
@@ -170,7 +172,7 @@ final class JitSearch {
                         memo.add(new MemoKey(bits.clone(), memoState, h * 31 + memoState));
                         if (memo.size() > maxMemoEntries) {
                             return new Outcome(Status.BUDGET_EXHAUSTED, "memo limit of " + maxMemoEntries
-                                    + " entries reached", bestPrefix, bestState, blocked, candidates, steps, memo.size());
+                                    + " entries (" + maxMemoBytes + " bytes) reached", bestPrefix, bestState, blocked, candidates, steps, memo.size());
                         }
                         stackEntry[depth] = entry;
                         stackState[depth] = state;

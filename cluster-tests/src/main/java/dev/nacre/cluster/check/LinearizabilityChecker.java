@@ -40,11 +40,21 @@ public final class LinearizabilityChecker {
     /**
      * @param maxOpsPerKey keys with more operations (after projection) are not searched
      * @param budget wall time for the whole history
-     * @param maxMemoEntries memo entries per key before giving up (each costs ~ ops/8 + 60 bytes)
+     * @param maxMemoBytes memory the memo of one key may take before the search gives up
+     *     (an entry takes about ops/8 + 100 bytes)
      */
-    public record Limits(int maxOpsPerKey, Duration budget, long maxMemoEntries) {
+    public record Limits(int maxOpsPerKey, Duration budget, long maxMemoBytes) {
+        public Limits {
+            Objects.requireNonNull(budget, "budget");
+            if (maxOpsPerKey < 1 || maxMemoBytes < 1 || budget.isNegative()) {
+                throw new IllegalArgumentException("limits must be positive: " + maxOpsPerKey + ", " + budget
+                        + ", " + maxMemoBytes);
+            }
+        }
+
+        /** 50,000 ops per key, 30 s per history, 256 MiB of memo per key. */
         public static Limits defaults() {
-            return new Limits(50_000, Duration.ofSeconds(30), 2_000_000);
+            return new Limits(50_000, Duration.ofSeconds(30), 256L << 20);
         }
     }
 
@@ -91,7 +101,7 @@ public final class LinearizabilityChecker {
             Values values = new Values();
             List<JitSearch.SearchOp> searchOps = toSearchOps(key, keyOps, values);
             int init = Optional.ofNullable(initial.get(key)).map(values::id).orElse(JitSearch.ABSENT);
-            JitSearch.Outcome out = new JitSearch(searchOps, init, deadline, clock, limits.maxMemoEntries()).run();
+            JitSearch.Outcome out = new JitSearch(searchOps, init, deadline, clock, limits.maxMemoBytes()).run();
             checked++;
             opsChecked += keyOps.size();
             steps += out.steps();

@@ -29,7 +29,7 @@ public final class LivenessChecker {
     public record CpDisruption(String label, long atNanos, Set<String> majorityNodes) {
         public CpDisruption {
             Objects.requireNonNull(label, "label");
-            majorityNodes = Set.copyOf(majorityNodes);
+            majorityNodes = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(majorityNodes));
         }
     }
 
