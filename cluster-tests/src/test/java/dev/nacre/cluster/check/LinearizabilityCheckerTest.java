@@ -155,6 +155,14 @@ class LinearizabilityCheckerTest {
     }
 
     @Test
+    void serviceReadShowingANeverRegisteredInstanceFails() {
+        LinearizabilityResult r = check(history(reg(1, "a", "v1", 0, 10),
+                readService(2, Map.of("a", "v1", "ghost", "g"), 20, 30)));
+        assertThat(r.verdict().status()).isEqualTo(Verdict.Status.FAIL);
+        assertThat(r.failedKey()).contains(Ops.key("ghost"));
+    }
+
+    @Test
     void exhaustedBudgetIsInconclusiveNotAHang() {
         // 30 concurrent UNKNOWN writes of one value x; 15 rounds of (known write, read x), then
         // an impossible read. Each read of x needs its own UNKNOWN write just before it; proving

@@ -39,6 +39,13 @@ final class RegistrySimulator {
                            long invoke, long complete, long effectAt, Outcome outcome) {
     }
 
+    private Map<InstanceKey, String> finalState = Map.of();
+
+    /** The model after every effect of the last {@link #generate()}, late UNKNOWN writes included. */
+    Map<InstanceKey, String> finalState() {
+        return finalState;
+    }
+
     History generate() {
         List<Planned> planned = new ArrayList<>();
         long id = 0;
@@ -91,6 +98,7 @@ final class RegistrySimulator {
             ops.add(new Op(p.id(), p.process(), "n" + (p.process() % 3), p.kind(), Mode.CP, p.key(), value, view,
                     p.invoke(), p.complete(), p.outcome(), ""));
         }
+        finalState = Map.copyOf(model);
         return new History(ops);
     }
 
