@@ -192,7 +192,14 @@ public final class LinearizabilityChecker {
         lines.add("state after that prefix: " + values.name(out.stateAfterPrefix()));
         if (out.blockedOp() >= 0) {
             lines.add("then this op must take effect before it returned, but no order allows it:");
-            lines.add("  " + describe(ops.get(out.blockedOp()), origin));
+            JitSearch.SearchOp stuck = ops.get(out.blockedOp());
+            lines.add("  " + describe(stuck, origin));
+            if (stuck.kind() == JitSearch.Kind.READ) {
+                List<JitSearch.SearchOp> writers = ops.stream().filter(o -> o.kind() != JitSearch.Kind.READ
+                        && o.value() == stuck.value()).toList();
+                lines.add("writes that could explain the value it read" + (writers.isEmpty() ? ": none" : ":"));
+                writers.stream().limit(CANDIDATES_SHOWN).forEach(w -> lines.add("  " + describe(w, origin)));
+            }
         }
         List<Integer> cands = out.candidatesAtBlock();
         if (!cands.isEmpty()) {

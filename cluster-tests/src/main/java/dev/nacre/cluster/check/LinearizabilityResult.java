@@ -9,7 +9,8 @@ import java.util.Optional;
  * follow it, the operations concurrent with it).
  *
  * @param failedKey the non-linearizable instance, on FAIL
- * @param details explanation lines on FAIL, the keys not decided on INCONCLUSIVE
+ * @param details explanation lines on FAIL (after the verdict's summary), the keys not decided on
+ *     INCONCLUSIVE
  * @param keys instances in the history (after projecting service reads)
  * @param keysChecked instances searched before the verdict
  * @param opsChecked operations in the searched instances
@@ -30,7 +31,7 @@ public record LinearizabilityResult(Verdict verdict, Optional<InstanceKey> faile
     static LinearizabilityResult failed(InstanceKey key, List<String> explanation, int keys, int checked, int ops,
                                         long steps) {
         return new LinearizabilityResult(Verdict.fail("not linearizable on " + key + " " + explanation.get(0)),
-                Optional.of(key), explanation, keys, checked, ops, steps);
+                Optional.of(key), explanation.subList(1, explanation.size()), keys, checked, ops, steps);
     }
 
     static LinearizabilityResult inconclusive(List<String> undecided, int keys, int checked, int ops, long steps) {
