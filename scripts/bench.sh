@@ -49,6 +49,7 @@ trap cleanup EXIT
 echo "== Nacre bench $(date -u '+%Y-%m-%d %H:%M:%S UTC'), commit $(git -C "$nacre_root" rev-parse --short HEAD 2>/dev/null || echo '?'), $(nproc) cores, quick=$quick"
 echo "== building (mvn -B -q -DskipTests install)"
 (cd "$nacre_root" && mvn -B -q -DskipTests install >&2)
+nacre_ensure_built # so that cluster.sh start-node never rebuilds the jar under running nodes
 (cd "$nacre_root/cluster-tests" && mvn -B -q dependency:build-classpath -Dmdep.includeScope=test \
     -Dmdep.outputFile="$work/classpath" >&2)
 cp="$nacre_root/cluster-tests/target/test-classes:$(cat "$work/classpath")"

@@ -35,6 +35,7 @@ final class Failover {
     int leader = awaitStableLeader(60);
     writes.prepareService(nodes.get(leader), service);
     Histogram h = Results.newHistogram();
+    Histogram elected = Results.newHistogram();
     long errors = 0;
     int seq = 0;
     List<String> perRound = new ArrayList<>();
@@ -43,7 +44,9 @@ final class Failover {
       int survivor = (leader + 1 + round % (nodes.size() - 1)) % nodes.size();
       awaitWritable(survivor, service, seq++, round);
       long pid = pidOf(leader + 1);
+      String oldLeader = http.status(nodes.get(leader)).self();
       long t0 = System.nanoTime();
+      LeaderWatch watch = new LeaderWatch(nodes.get(survivor), oldLeader, t0);
       runScript("kill", leader + 1);
       long killed = System.nanoTime();
       long deadline = t0 + TimeUnit.SECONDS.toNanos(20);
@@ -58,9 +61,13 @@ final class Failover {
         CpWrites.sleepMs(5);
       }
       long t1 = System.nanoTime();
+      long electedMicros = watch.await();
+      if (electedMicros > 0) {
+        elected.recordValue(electedMicros);
+      }
       Http.Status after = http.status(nodes.get(survivor));
-      String line = String.format("round %d: killed node %d (leader), kill script %d ms, first write on node %d after %d ms, %d attempt(s), new leader %s term %d",
-          round + 1, leader + 1, (killed - t0) / 1_000_000, survivor + 1, (t1 - t0) / 1_000_000, attempts, after.leader(), after.term());
+      String line = String.format("round %d: killed node %d (leader), kill script %d ms, survivor node %d saw a new leader after %d ms, first write OK after %d ms, %d attempt(s), new leader %s term %d",
+          round + 1, leader + 1, (killed - t0) / 1_000_000, survivor + 1, electedMicros / 1000, (t1 - t0) / 1_000_000, attempts, after.leader(), after.term());
       System.out.println(line);
       perRound.add(Long.toString((t1 - t0) / 1_000_000));
       if (ok) {
@@ -72,8 +79,38 @@ final class Failover {
       runScript("start-node", leader + 1);
     }
     awaitStableLeader(60);
+    Results.append(out, Results.row("3-election", series, elected, 0,
+        "kill -9 leader -> survivor's /nacre/v1/status names a new leader (polled every 5 ms)"));
     Results.append(out, Results.row("3-failover", series, h, errors,
         "kill -9 leader -> first CP write OK on a survivor; rounds ms: " + String.join(",", perRound)));
+  }
+
+  /** Polls one node's status on its own thread until it names a leader other than {@code old}. */
+  private final class LeaderWatch {
+    private final Thread thread;
+    private volatile long micros = -1;
+
+    LeaderWatch(String node, String old, long t0) {
+      thread = new Thread(() -> {
+        long deadline = t0 + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+          Http.Status s = http.status(node);
+          if (s.leader() != null && !s.leader().equals(old)) {
+            micros = Math.max(1, (System.nanoTime() - t0) / 1000);
+            return;
+          }
+          CpWrites.sleepMs(5);
+        }
+      }, "leader-watch");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    /** Microseconds from the kill to the new leader, or -1 if none was seen within 20 s. */
+    long await() throws InterruptedException {
+      thread.join(TimeUnit.SECONDS.toMillis(25));
+      return micros;
+    }
   }
 
   private void awaitWritable(int node, String service, int seq, int round) {
