@@ -13,7 +13,7 @@
 #      leader, 1 writer and 4 concurrent writers
 #   3  kill -9 of the Raft leader -> first acknowledged CP write on a survivor (3 and 5 nodes)
 #   4  the peer: whether a Nacos 2.5.x server can be resolved from Maven Central (it cannot today)
-# Exits 3 when a target is missed badly (visibility p99 > 600 ms, failover p50 > 3 s, lost
+# Exits 3 when a target is missed badly (visibility p99 > 600 ms, failover p90 > 3 s, lost
 # samples, > 1% failed CP writes), 1 on a setup failure. Not part of scripts/test.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

@@ -6,11 +6,11 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Prints the results file as a Markdown table and checks the targets. A target is missed
- * "badly" (exit code 3) when the figure is over twice its target or when a series lost samples:
- * visibility p99 over 600 ms (target 300), failover p50 over 3 s (target 1.5 s) or any failover
- * round that never wrote, or more than 1% failed CP writes. Over the target but not badly: a
- * warning only, since this machine is noisy.
+ * Prints the results file as a Markdown table and checks the targets: visibility p99 under
+ * 300 ms, failover p90 (9 rounds in 10) under 1.5 s. A target is missed "badly" (exit code 3)
+ * when the figure is over twice its target or when a series lost samples (a registration never
+ * seen, a failover round that never wrote, more than 1% failed CP writes). Over the target but not
+ * badly: a warning only, since this machine is noisy.
  */
 final class Summary {
   private Summary() {}
@@ -26,12 +26,12 @@ final class Summary {
       System.out.println("| " + String.join(" | ", f) + " |");
       long n = Long.parseLong(f[2]);
       long errors = Long.parseLong(f[3]);
-      double p50 = Double.parseDouble(f[4]);
+      double p90 = Double.parseDouble(f[5]);
       double p99 = Double.parseDouble(f[6]);
       String name = f[0] + " / " + f[1];
       switch (f[0]) {
         case "1-visibility" -> exit = Math.max(exit, check(verdicts, name, "p99", p99, 300, errors, n));
-        case "3-failover" -> exit = Math.max(exit, check(verdicts, name, "p50", p50, 1500, errors, n));
+        case "3-failover" -> exit = Math.max(exit, check(verdicts, name, "p90", p90, 1500, errors, n));
         default -> {
           if (errors * 100 > n + errors) {
             verdicts.append("MISSED BADLY ").append(name).append(": ").append(errors).append(" failed writes\n");

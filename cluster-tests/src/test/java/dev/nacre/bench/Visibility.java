@@ -89,7 +89,7 @@ final class Visibility {
       }
     }
     Results.append(out, Results.row("1-visibility", series, visible, errors,
-        "register->list on another node; " + underHundred + " under 100 ms (reader owns the service); POST p50 " + Results.ms(post.getValueAtPercentile(50))
+        "register->list on another node; " + underHundred + " under 100 ms; POST p50 " + Results.ms(post.getValueAtPercentile(50))
             + " ms p99 " + Results.ms(post.getValueAtPercentile(99)) + " ms"));
   }
 }
