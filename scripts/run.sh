@@ -8,5 +8,8 @@ args=()
 if [ -f "$nacre_root/conf/nacre.properties" ]; then
   args+=(--config "$nacre_root/conf/nacre.properties")
 fi
+if [ -f "$nacre_root/conf/cluster.conf" ]; then
+  args+=(--cluster-conf "$nacre_root/conf/cluster.conf")
+fi
 cd "$nacre_root"
 exec java ${JAVA_OPTS:-} -jar "$nacre_jar" "${args[@]}" "$@"

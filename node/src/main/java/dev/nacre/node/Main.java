@@ -35,11 +35,29 @@ public final class Main implements Callable<Integer> {
   @Option(names = "--data-dir", description = "Folder for RocksDB and the Raft log. Default ./data.")
   Path dataDir;
 
+  @Option(names = "--members", description = "Every member's host:port (main port), comma-separated, this node included.")
+  String members;
+
+  @Option(names = "--cluster-conf", description = "Nacos' cluster.conf: one member host:port a line, # for comments.")
+  Path clusterConf;
+
   @Option(names = "-D", paramLabel = "key=value", description = "Any nacre.* setting, e.g. -Dnacre.cp.timeout-ms=5000.")
   java.util.Map<String, String> settings = new java.util.HashMap<>();
 
   public static void main(String[] args) {
     System.exit(new CommandLine(new Main()).execute(args));
+  }
+
+  /** Nacos' format: a member per line; blank lines and {@code #} comments are ignored. */
+  static String readClusterConf(Path file) {
+    try {
+      return Files.readAllLines(file).stream()
+          .map(l -> l.replaceFirst("#.*", "").trim())
+          .filter(l -> !l.isEmpty())
+          .collect(java.util.stream.Collectors.joining(","));
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read --cluster-conf " + file + ": " + e.getMessage(), e);
+    }
   }
 
   @Override
@@ -61,6 +79,12 @@ public final class Main implements Callable<Integer> {
     }
     if (host != null) {
       props.setProperty(NodeConfig.HOST, host);
+    }
+    if (clusterConf != null) {
+      props.setProperty(NodeConfig.MEMBERS, readClusterConf(clusterConf));
+    }
+    if (members != null) {
+      props.setProperty(NodeConfig.MEMBERS, members);
     }
     if (dataDir != null) {
       props.setProperty(NodeConfig.DATA_DIR, dataDir.toString());

@@ -6,8 +6,8 @@ import dev.nacre.consensus.raft.RatisReplicatedLog;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.ephemeral.EphemeralStore;
 import dev.nacre.naming.health.HeartbeatChecker;
-import dev.nacre.naming.health.PeriodicTask;
 import dev.nacre.naming.health.PersistentHealthProber;
+import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.operations.RegistryOperations;
 import dev.nacre.naming.persistent.NamingStateMachine;
 import dev.nacre.naming.registry.RegistryIndex;
@@ -16,10 +16,8 @@ import dev.nacre.node.api.WriteRouting;
 import dev.nacre.node.cluster.ClusterServices;
 import dev.nacre.node.cluster.MemberState;
 import dev.nacre.node.config.NodeConfig;
-import dev.nacre.node.http.Router;
-import dev.nacre.naming.model.ServiceKey;
-import java.util.function.Predicate;
 import dev.nacre.node.http.HttpServer;
+import dev.nacre.node.http.Router;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayDeque;
@@ -29,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,7 +97,9 @@ public final class Node implements AutoCloseable {
       cluster.start(router, raft::status, scheduler);
     }
     resources.push(new HeartbeatChecker(ephemeral, config.naming(), clock).start(scheduler));
-    PersistentHealthProber prober = new PersistentHealthProber(index, config.naming(), probesHere);
+    PersistentHealthProber prober = cluster == null
+        ? new PersistentHealthProber(index, config.naming(), probesHere)
+        : new PersistentHealthProber(index, config.naming(), probesHere, cluster.probeResults());
     resources.push(prober);
     resources.push(prober.start(scheduler));
 
@@ -136,7 +137,12 @@ public final class Node implements AutoCloseable {
       int port = Integer.parseInt(member.substring(colon + 1));
       peers.put(peerId(member), member.substring(0, colon) + ":" + (port - 1000));
     }
-    return RaftConfig.builder()
+    RaftConfig.Builder builder = RaftConfig.builder();
+    if (config.clustered()) {
+      // Mutual TLS on the Raft port, with certificates derived from the cluster secret.
+      builder.clusterSecret(config.cluster().secret());
+    }
+    return builder
         .groupId(RAFT_GROUP)
         .selfId(peerId(config.address()))
         .peers(peers)

@@ -86,7 +86,8 @@ class ProbeAndQuorumTest {
     int self = FreePorts.mainPort();
     try (TestNode node = TestNode.start(dir, Map.of(
         "nacre.port", String.valueOf(self),
-        "nacre.members", "127.0.0.1:" + self + ",127.0.0.1:" + absentMember))) {
+        "nacre.members", "127.0.0.1:" + self + ",127.0.0.1:" + absentMember,
+        "nacre.cluster.secret", "a-secret-for-this-test-only"))) {
       long start = System.nanoTime();
       var r = node.http.post(NS + "/instance", persistent("cp", 9, true));
       long elapsedMs = Duration.ofNanos(System.nanoTime() - start).toMillis();

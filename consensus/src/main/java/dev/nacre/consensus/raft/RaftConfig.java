@@ -19,6 +19,10 @@ import java.util.Objects;
  * @param requestTimeout bound within which a write or read barrier succeeds or fails
  * @param snapshotThreshold applied entries since the last snapshot that trigger a new one
  * @param logSegmentSizeBytes size at which a log segment is closed (only closed ones are purged)
+ * @param clusterSecret secret shared by every member; when set, the Raft port speaks only mutual
+ *     TLS with certificates derived from it (see {@code internal.SecretDerivedTls}), so whoever lacks
+ *     it can neither join, vote, append nor submit. {@code null} (or blank, normalized to
+ *     {@code null}) means no authentication: for a single node or tests on loopback only
  */
 public record RaftConfig(
     String groupId,
@@ -29,7 +33,8 @@ public record RaftConfig(
     Duration electionTimeoutMax,
     Duration requestTimeout,
     long snapshotThreshold,
-    long logSegmentSizeBytes) {
+    long logSegmentSizeBytes,
+    String clusterSecret) {
 
   /**
    * The lowest timeouts measured stable on a 2-core box (load average 4-6, 32 concurrent writers for
@@ -43,6 +48,8 @@ public record RaftConfig(
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(3);
   public static final long DEFAULT_SNAPSHOT_THRESHOLD = 10_000;
   public static final long DEFAULT_LOG_SEGMENT_SIZE_BYTES = 8L * 1024 * 1024;
+  /** Shorter secrets are rejected: the secret is the only key to the cluster. */
+  public static final int MIN_CLUSTER_SECRET_LENGTH = 16;
 
   public RaftConfig {
     requireText(groupId, "groupId");
@@ -72,8 +79,36 @@ public record RaftConfig(
           "snapshotThreshold must be >= 1 and logSegmentSizeBytes >= 1024, got " + snapshotThreshold
               + " and " + logSegmentSizeBytes);
     }
+    if (clusterSecret != null && clusterSecret.isBlank()) {
+      clusterSecret = null;
+    }
+    if (clusterSecret != null && clusterSecret.length() < MIN_CLUSTER_SECRET_LENGTH) {
+      throw new IllegalArgumentException("clusterSecret must have at least " + MIN_CLUSTER_SECRET_LENGTH
+          + " characters, got " + clusterSecret.length() + "; use a long random value, the same on every member");
+    }
     peers = Collections.unmodifiableMap(new LinkedHashMap<>(peers));
     storageDir = storageDir.toAbsolutePath();
+  }
+
+  /** Whether the Raft port requires the cluster secret (mutual TLS derived from it). */
+  public boolean authenticated() {
+    return clusterSecret != null;
+  }
+
+  /** The host this member is reached at by the others, as listed in {@link #peers()}. */
+  public String selfHost() {
+    String address = peers.get(selfId);
+    return address.substring(0, address.lastIndexOf(':'));
+  }
+
+  /** Like the record's, but never shows the secret: this is logged at start. */
+  @Override
+  public String toString() {
+    return "RaftConfig[groupId=" + groupId + ", selfId=" + selfId + ", peers=" + peers + ", storageDir="
+        + storageDir + ", electionTimeout=" + electionTimeoutMin.toMillis() + "-" + electionTimeoutMax.toMillis()
+        + " ms, requestTimeout=" + requestTimeout.toMillis() + " ms, snapshotThreshold=" + snapshotThreshold
+        + ", logSegmentSizeBytes=" + logSegmentSizeBytes + ", clusterSecret="
+        + (authenticated() ? "(set: mutual TLS)" : "(none: no authentication)") + "]";
   }
 
   public static Builder builder() {
@@ -120,6 +155,7 @@ public record RaftConfig(
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private long snapshotThreshold = DEFAULT_SNAPSHOT_THRESHOLD;
     private long logSegmentSizeBytes = DEFAULT_LOG_SEGMENT_SIZE_BYTES;
+    private String clusterSecret;
 
     private Builder() {}
 
@@ -170,10 +206,16 @@ public record RaftConfig(
       return this;
     }
 
+    /** The secret every member shares; {@code null} or blank turns authentication off. */
+    public Builder clusterSecret(String clusterSecret) {
+      this.clusterSecret = clusterSecret;
+      return this;
+    }
+
     public RaftConfig build() {
       return new RaftConfig(
           groupId, selfId, peers, storageDir, electionTimeoutMin, electionTimeoutMax, requestTimeout,
-          snapshotThreshold, logSegmentSizeBytes);
+          snapshotThreshold, logSegmentSizeBytes, clusterSecret);
     }
   }
 }

@@ -6,5 +6,9 @@
  * {@link dev.nacre.consensus.raft.RaftConfig}. Snapshots are folders written by the state machine
  * (a RocksDB checkpoint); Ratis streams the leader's latest one to a member that lags behind its
  * purged log, and the state machine installs it. Everything Ratis-specific is in {@code internal}.
+ *
+ * <p>With {@link dev.nacre.consensus.raft.RaftConfig#clusterSecret()} set, the Raft port speaks only
+ * mutual TLS whose certificates derive from that secret: a member or client without it cannot
+ * join, vote, append or submit ({@code internal.SecretDerivedTls} explains the scheme and limits).
  */
 package dev.nacre.consensus.raft;

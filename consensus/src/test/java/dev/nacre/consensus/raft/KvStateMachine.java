@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -24,6 +26,8 @@ final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
   private final RocksStore store;
   private final AtomicInteger applies = new AtomicInteger();
   private final AtomicInteger installs = new AtomicInteger();
+  /** How often each operation (by its text) was applied on this member since it started. */
+  private final Map<String, AtomicInteger> appliesByOperation = new ConcurrentHashMap<>();
   private volatile long term;
   /** Simulates a slow disk on this member, so that it visibly lags behind the leader. */
   private volatile long applyDelayMs;
@@ -65,6 +69,7 @@ final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
     }
     store.commit(new Batch().put(FAMILY, bytes(key), bytes(value)), index, term);
     applies.incrementAndGet();
+    appliesByOperation.computeIfAbsent(text, t -> new AtomicInteger()).incrementAndGet();
     return bytes(old.orElse(""));
   }
 
@@ -90,6 +95,12 @@ final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
 
   int applies() {
     return applies.get();
+  }
+
+  /** Times {@code operation} was applied on this member since this instance was created. */
+  int appliesOf(byte[] operation) {
+    AtomicInteger n = appliesByOperation.get(new String(operation, StandardCharsets.UTF_8));
+    return n == null ? 0 : n.get();
   }
 
   int installs() {

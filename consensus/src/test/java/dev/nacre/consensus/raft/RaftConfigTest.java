@@ -38,4 +38,16 @@ class RaftConfigTest {
     assertThatThrownBy(() -> valid().requestTimeout(Duration.ofMillis(700)).build())
         .hasMessageContaining("requestTimeout");
   }
+
+  @Test
+  void clusterSecretIsOptionalCheckedAndNeverPrinted() {
+    assertThat(valid().build().authenticated()).isFalse();
+    assertThat(valid().clusterSecret("   ").build().clusterSecret()).as("blank means none").isNull();
+    assertThatThrownBy(() -> valid().clusterSecret("short").build()).hasMessageContaining("at least 16");
+
+    RaftConfig config = valid().clusterSecret("s3cr3t-value-of-enough-length").build();
+    assertThat(config.authenticated()).isTrue();
+    assertThat(config.selfHost()).isEqualTo("127.0.0.1");
+    assertThat(config.toString()).doesNotContain("s3cr3t").contains("mutual TLS");
+  }
 }

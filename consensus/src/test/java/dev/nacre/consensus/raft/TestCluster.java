@@ -56,6 +56,11 @@ final class TestCluster implements AutoCloseable {
   }
 
   void start(int i) {
+    start(i, b -> b);
+  }
+
+  /** Starts member {@code i} with {@code override} applied after the cluster-wide tuning. */
+  void start(int i, UnaryOperator<RaftConfig.Builder> override) {
     Path dir = root.resolve(ids.get(i));
     machines[i] = new KvStateMachine(dir.resolve("kv"));
     RaftConfig.Builder builder = RaftConfig.builder()
@@ -70,7 +75,9 @@ final class TestCluster implements AutoCloseable {
       builder.electionTimeout(
           Duration.ofMillis(Long.parseLong(minMax[0].trim())), Duration.ofMillis(Long.parseLong(minMax[1].trim())));
     }
-    RaftConfig config = tuning.apply(builder).build();
+    // -Dnacre.test.clusterSecret=... runs any suite over secret-derived mutual TLS.
+    builder.clusterSecret(System.getProperty("nacre.test.clusterSecret"));
+    RaftConfig config = override.apply(tuning.apply(builder)).build();
     logs[i] = RatisReplicatedLog.start(config, machines[i]);
   }
 

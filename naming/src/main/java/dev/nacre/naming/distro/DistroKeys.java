@@ -4,21 +4,39 @@ import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.ServiceKey;
 
 /**
- * The strings naming gives Distro: one key per ephemeral instance, and the hash key of a service
- * for the ownership mapper. Every name part is written as {@code <length>:<chars>}, so names may
- * hold any character (colons, {@code @@}, digits) and two different instances never share a key.
+ * The strings naming gives Distro: one key per ephemeral instance, one key per persistent
+ * instance's probed health, and the hash key of a service for the ownership mapper. Each kind has
+ * its own prefix (the key's namespace), so a health key is never read as an instance key and the
+ * other way round. Every name part is written as {@code <length>:<chars>}, so names may hold any
+ * character (colons, {@code @@}, digits) and two different instances never share a key.
  *
- * <p>Example: {@code ephemeral:6:public13:DEFAULT_GROUP6:orders7:DEFAULT8:10.0.0.1:8080}.
+ * <p>Examples: {@code ephemeral:6:public13:DEFAULT_GROUP6:orders7:DEFAULT8:10.0.0.1:8080},
+ * {@code health:6:public13:DEFAULT_GROUP6:orders7:DEFAULT8:10.0.0.1:8080}.
  */
 public final class DistroKeys {
   static final String INSTANCE_PREFIX = "ephemeral:";
+  static final String HEALTH_PREFIX = "health:";
   static final String SERVICE_PREFIX = "service:";
 
   private DistroKeys() {}
 
   /** The Distro key of one ephemeral instance. */
   public static String instanceKey(InstanceKey key) {
-    StringBuilder b = new StringBuilder(INSTANCE_PREFIX);
+    return instanceIn(INSTANCE_PREFIX, key);
+  }
+
+  /** The Distro key of the probed health of one persistent instance. */
+  public static String healthKey(InstanceKey key) {
+    return instanceIn(HEALTH_PREFIX, key);
+  }
+
+  /** True when {@code key} is in the health namespace (it may still be malformed). */
+  public static boolean isHealthKey(String key) {
+    return key.startsWith(HEALTH_PREFIX);
+  }
+
+  private static String instanceIn(String prefix, InstanceKey key) {
+    StringBuilder b = new StringBuilder(prefix);
     appendService(b, key.service());
     part(b, key.cluster());
     part(b, key.ip());
@@ -41,18 +59,31 @@ public final class DistroKeys {
    * @throws ReplicatedValueException when {@code key} is not one
    */
   public static InstanceKey parseInstanceKey(String key) {
-    if (!key.startsWith(INSTANCE_PREFIX)) {
-      throw bad(key, "does not start with '" + INSTANCE_PREFIX + "'");
+    return parse(INSTANCE_PREFIX, "an ephemeral instance", key);
+  }
+
+  /**
+   * Reads back a {@link #healthKey}.
+   *
+   * @throws ReplicatedValueException when {@code key} is not one
+   */
+  public static InstanceKey parseHealthKey(String key) {
+    return parse(HEALTH_PREFIX, "a persistent instance health", key);
+  }
+
+  private static InstanceKey parse(String prefix, String kind, String key) {
+    if (!key.startsWith(prefix)) {
+      throw bad(kind, key, "does not start with '" + prefix + "'");
     }
-    int[] at = {INSTANCE_PREFIX.length()};
-    String namespace = readPart(key, at);
-    String group = readPart(key, at);
-    String name = readPart(key, at);
-    String cluster = readPart(key, at);
-    String ip = readPart(key, at);
+    int[] at = {prefix.length()};
+    String namespace = readPart(kind, key, at);
+    String group = readPart(kind, key, at);
+    String name = readPart(kind, key, at);
+    String cluster = readPart(kind, key, at);
+    String ip = readPart(kind, key, at);
     String port = key.substring(at[0]);
     if (port.isEmpty() || port.length() > 5 || !port.chars().allMatch(Character::isDigit)) {
-      throw bad(key, "port '" + port + "' is not a number");
+      throw bad(kind, key, "port '" + port + "' is not a number");
     }
     return new InstanceKey(new ServiceKey(namespace, group, name), cluster, ip, Integer.parseInt(port));
   }
@@ -67,26 +98,26 @@ public final class DistroKeys {
     b.append(value.length()).append(':').append(value);
   }
 
-  private static String readPart(String key, int[] at) {
+  private static String readPart(String kind, String key, int[] at) {
     int colon = key.indexOf(':', at[0]);
     if (colon <= at[0] || colon - at[0] > 9) {
-      throw bad(key, "no length prefix at offset " + at[0]);
+      throw bad(kind, key, "no length prefix at offset " + at[0]);
     }
     String digits = key.substring(at[0], colon);
     if (!digits.chars().allMatch(Character::isDigit)) {
-      throw bad(key, "length '" + digits + "' at offset " + at[0] + " is not a number");
+      throw bad(kind, key, "length '" + digits + "' at offset " + at[0] + " is not a number");
     }
     int length = Integer.parseInt(digits);
     int end = colon + 1 + length;
     if (end > key.length()) {
-      throw bad(key, "a part of length " + length + " runs past the end");
+      throw bad(kind, key, "a part of length " + length + " runs past the end");
     }
     at[0] = end;
     return key.substring(colon + 1, end);
   }
 
-  private static ReplicatedValueException bad(String key, String why) {
-    return new ReplicatedValueException("not an ephemeral instance key: " + abbreviate(key) + " (" + why + ")");
+  private static ReplicatedValueException bad(String kind, String key, String why) {
+    return new ReplicatedValueException("not " + kind + " key: " + abbreviate(key) + " (" + why + ")");
   }
 
   static String abbreviate(String s) {

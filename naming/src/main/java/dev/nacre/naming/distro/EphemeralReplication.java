@@ -5,6 +5,7 @@ import dev.nacre.consensus.distro.DistroReplicator;
 import dev.nacre.naming.ephemeral.EphemeralRecord;
 import dev.nacre.naming.ephemeral.EphemeralStore;
 import dev.nacre.naming.health.PeriodicTask;
+import dev.nacre.naming.health.ProbeResultSink;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.Objects;
@@ -30,6 +31,11 @@ import org.slf4j.LoggerFactory;
  * resources.push(replication.startReconciling(scheduler, Duration.ofSeconds(5)));
  * }</pre>
  *
+ * <p>The same replicator carries the probed health of persistent instances (soft state, never in
+ * the Raft log): give {@link #persistentHealth()} to the node's
+ * {@link dev.nacre.naming.health.PersistentHealthProber} so that what the responsible member
+ * probes reaches every member.
+ *
  * <p>Ownership moves with writes: a beat or registration here for a replica makes this member the
  * owner (see {@link EphemeralStore#beat}); a peer's newer record of an owned instance makes it a
  * replica. Which member should take beats for a service: {@link ServiceRouting}.
@@ -44,10 +50,13 @@ public final class EphemeralReplication implements AutoCloseable {
   private final DistroReplicator replicator;
   private final OwnedInstancePublisher publisher;
   private final ReplicaReconciler reconciler;
+  private final PersistentHealthReplication health;
 
-  private EphemeralReplication(EphemeralStore store, DistroReplicator replicator) {
+  private EphemeralReplication(EphemeralStore store, DistroReplicator replicator,
+      PersistentHealthReplication health) {
     this.store = store;
     this.replicator = replicator;
+    this.health = health;
     this.publisher = new OwnedInstancePublisher(store.localNodeId(), replicator);
     this.reconciler = new ReplicaReconciler(store, replicator, RECONCILE_TIMEOUT);
   }
@@ -63,15 +72,19 @@ public final class EphemeralReplication implements AutoCloseable {
   public static EphemeralReplication create(
       EphemeralStore store, Function<DistroHandler, DistroReplicator> replicatorFactory) {
     Objects.requireNonNull(store, "store");
+    PersistentHealthReplication health =
+        new PersistentHealthReplication(store.localNodeId(), store.index(), store.clock());
     DistroReplicator replicator = Objects.requireNonNull(
-        replicatorFactory.apply(new ReplicaApplier(store)), "replicatorFactory returned null");
+        replicatorFactory.apply(new ReplicaApplier(store, health)), "replicatorFactory returned null");
     if (!replicator.selfId().equals(store.localNodeId())) {
       replicator.close();
       throw new IllegalArgumentException("the Distro replicator runs as member '"
           + replicator.selfId() + "' but the ephemeral store as '" + store.localNodeId()
           + "'; give both the node's member address");
     }
-    EphemeralReplication replication = new EphemeralReplication(store, replicator);
+    health.attach(replicator);
+    EphemeralReplication replication = new EphemeralReplication(store, replicator, health);
+    store.index().addListener(health);
     store.addListener(replication.publisher);
     int published = 0;
     for (EphemeralRecord r : store.records()) {
@@ -83,6 +96,15 @@ public final class EphemeralReplication implements AutoCloseable {
     log.info("[{}] ephemeral replication attached ({} owned instances published)",
         store.localNodeId(), published);
     return replication;
+  }
+
+  /**
+   * Where the persistent-instance prober puts its results in a cluster: the local index, and a
+   * health record replicated to every member:
+   * {@code new PersistentHealthProber(index, config, isResponsible, replication.persistentHealth())}.
+   */
+  public ProbeResultSink persistentHealth() {
+    return health;
   }
 
   /** The replicator, for the node: start, membership events, inbound peer calls, readiness. */
@@ -114,6 +136,7 @@ public final class EphemeralReplication implements AutoCloseable {
   @Override
   public void close() {
     store.removeListener(publisher);
+    store.index().removeListener(health);
     replicator.close();
   }
 }

@@ -10,8 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies what peers replicate to the {@link EphemeralStore} (and through it the registry index)
- * as replicas owned by each record's owner. Never publishes: the store does not report replica
+ * Applies what peers replicate, by key namespace ({@link DistroKeys}): health records of
+ * persistent instances go to {@link PersistentHealthReplication}; every other key is read as an
+ * ephemeral instance and applied to the {@link EphemeralStore} (and through it the registry index)
+ * as a replica owned by the record's owner. Never publishes: the store does not report replica
  * changes to its listeners, so nothing echoes back to the replicator.
  *
  * <p>A record that cannot be read, or that clashes with a persistent instance here, is logged and
@@ -21,10 +23,17 @@ final class ReplicaApplier implements DistroHandler {
   private static final Logger log = LoggerFactory.getLogger(ReplicaApplier.class);
 
   private final EphemeralStore store;
+  private final PersistentHealthReplication health;
   private final String selfId;
 
+  /** With health records applied to the store's index (tests of the ephemeral path). */
   ReplicaApplier(EphemeralStore store) {
+    this(store, new PersistentHealthReplication(store.localNodeId(), store.index(), store.clock()));
+  }
+
+  ReplicaApplier(EphemeralStore store, PersistentHealthReplication health) {
     this.store = store;
+    this.health = health;
     this.selfId = store.localNodeId();
   }
 
@@ -35,6 +44,10 @@ final class ReplicaApplier implements DistroHandler {
         // The replicator never hands back this member's own writes; if it did, the store already
         // holds them (and a newer local write may be on its way), so leave it alone.
         log.debug("[{}] ignoring own record {} from replication", selfId, r);
+        continue;
+      }
+      if (DistroKeys.isHealthKey(r.key())) {
+        applyHealth(r);
         continue;
       }
       try {
@@ -55,10 +68,34 @@ final class ReplicaApplier implements DistroHandler {
     }
   }
 
+  private void applyHealth(DistroRecord r) {
+    try {
+      if (r.tombstone()) {
+        health.deletedByPeer(r.key());
+      } else {
+        health.applyPeer(r.key(), r.owner(), r.value());
+      }
+    } catch (ReplicatedValueException e) {
+      log.warn("[{}] skipped a health record from {} that cannot be read: {}", selfId, r.owner(),
+          e.getMessage());
+    }
+  }
+
   @Override
   public void remove(List<DistroRecord> records) {
     int removed = 0;
+    int healthRecords = 0;
     for (DistroRecord r : records) {
+      if (DistroKeys.isHealthKey(r.key())) {
+        // Persistent instances keep their last known health: see PersistentHealthReplication.
+        try {
+          health.droppedByReplication(r.key(), r.owner());
+          healthRecords++;
+        } catch (ReplicatedValueException e) {
+          log.warn("[{}] skipped removing a health record of {}: {}", selfId, r.owner(), e.getMessage());
+        }
+        continue;
+      }
       try {
         // Only if still the same owner's: a beat may have made this member the owner meanwhile.
         if (store.removeReplica(DistroKeys.parseInstanceKey(r.key()), r.owner())) {
@@ -70,6 +107,10 @@ final class ReplicaApplier implements DistroHandler {
     }
     if (removed > 0) {
       log.info("[{}] removed {} replicated instances that their owners no longer hold", selfId, removed);
+    }
+    if (healthRecords > 0) {
+      log.info("[{}] forgot {} health records that their owners no longer hold; the instances keep"
+          + " their last known health until the responsible member probes them", selfId, healthRecords);
     }
   }
 

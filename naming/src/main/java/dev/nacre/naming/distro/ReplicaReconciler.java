@@ -60,6 +60,9 @@ final class ReplicaReconciler {
     }
     Map<InstanceKey, DistroRecord> replicated = new HashMap<>();
     live.forEach((key, record) -> {
+      if (DistroKeys.isHealthKey(key)) {
+        return; // persistent instances' health: not the store's business
+      }
       try {
         replicated.put(DistroKeys.parseInstanceKey(key), record);
       } catch (ReplicatedValueException notOurs) {

@@ -45,6 +45,15 @@ public final class EphemeralStore {
     return localNodeId;
   }
 
+  /** The index this store keeps in step (replication applies peers' soft state to it too). */
+  public RegistryIndex index() {
+    return index;
+  }
+
+  public Clock clock() {
+    return clock;
+  }
+
   public void addListener(EphemeralChangeListener listener) {
     listeners.add(listener);
   }

@@ -10,6 +10,7 @@ import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.naming.registry.ServiceSnapshot;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -28,8 +29,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Probes persistent instances from the server, as Nacos does: each round checks every persistent
  * instance of the services this node is responsible for, by TCP connect or HTTP GET as its
- * cluster says ({@link HealthCheckType#NONE}: not probed), and sets its soft health in the index.
- * Probes never delete an instance.
+ * cluster says ({@link HealthCheckType#NONE}: not probed), and hands the result to a
+ * {@link ProbeResultSink}, which sets its soft health in the index (and in a cluster replicates
+ * it). Probes never delete an instance.
  *
  * <p>Probes run on a bounded pool; an instance whose previous probe is still running is skipped,
  * and a round that finds the pool full skips the rest rather than queue without bound.
@@ -43,24 +45,50 @@ public final class PersistentHealthProber implements AutoCloseable {
   private final Predicate<ServiceKey> isResponsible;
   private final HealthProbe tcp;
   private final HealthProbe http;
+  private final ProbeResultSink results;
   private final ExecutorService pool;
   private final Set<InstanceKey> inFlight = ConcurrentHashMap.newKeySet();
 
-  /** A prober with its own pool of {@code config.probeThreads()} threads and real probes. */
+  /**
+   * A standalone prober with its own pool of {@code config.probeThreads()} threads and real
+   * probes: results go to the local index only.
+   */
   public PersistentHealthProber(
       RegistryIndex index, NamingConfig config, Predicate<ServiceKey> isResponsible) {
-    this(index, config, isResponsible, new TcpProbe(config.probeTimeout()), new HttpProbe(config.probeTimeout()));
+    this(index, config, isResponsible, ProbeResultSink.localOnly(index));
   }
 
+  /**
+   * As above, with results going to {@code results}: in a cluster, the replication's
+   * {@code persistentHealth()}, so that every member learns what this one probed.
+   */
+  public PersistentHealthProber(RegistryIndex index, NamingConfig config,
+      Predicate<ServiceKey> isResponsible, ProbeResultSink results) {
+    this(index, config, isResponsible, results, new TcpProbe(config.probeTimeout()),
+        new HttpProbe(config.probeTimeout()));
+  }
+
+  /** With the probes given (tests). Results go to the local index only. */
   public PersistentHealthProber(
       RegistryIndex index,
       NamingConfig config,
       Predicate<ServiceKey> isResponsible,
       HealthProbe tcp,
       HealthProbe http) {
+    this(index, config, isResponsible, ProbeResultSink.localOnly(index), tcp, http);
+  }
+
+  public PersistentHealthProber(
+      RegistryIndex index,
+      NamingConfig config,
+      Predicate<ServiceKey> isResponsible,
+      ProbeResultSink results,
+      HealthProbe tcp,
+      HealthProbe http) {
     this.index = index;
     this.config = config;
     this.isResponsible = isResponsible;
+    this.results = Objects.requireNonNull(results, "results");
     this.tcp = tcp;
     this.http = http;
     this.pool =
@@ -104,7 +132,7 @@ public final class PersistentHealthProber implements AutoCloseable {
       HealthProbe probe = cluster.checkType() == HealthCheckType.HTTP ? http : tcp;
       int port = cluster.probePort(key.port());
       boolean healthy = probe.isHealthy(key.ip(), port, cluster);
-      if (index.setHealth(key, false, healthy)) {
+      if (results.probed(key, healthy)) {
         log.info(
             "Persistent instance {} is now {} ({} probe of port {})",
             key.instanceId(), healthy ? "healthy" : "unhealthy", cluster.checkType(), port);

@@ -37,6 +37,10 @@ public final class RegistryIndex {
     listeners.add(listener);
   }
 
+  public void removeListener(ServiceChangeListener listener) {
+    listeners.remove(listener);
+  }
+
   /** The service as it is now; empty when it has neither settings nor instances. */
   public Optional<ServiceSnapshot> service(ServiceKey key) {
     Map<ServiceKey, ServiceSnapshot> services = byNamespace.get(key.namespaceId());

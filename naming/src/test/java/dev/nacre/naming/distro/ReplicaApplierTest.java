@@ -111,4 +111,35 @@ class ReplicaApplierTest {
         DistroRecord.tombstone(DistroKeys.instanceKey(key(1)), "self", 100)));
     assertThat(index.instance(key(1), true)).contains(instance(1, 1.0));
   }
+
+  static DistroRecord health(int port, boolean healthy, String owner, long revision) {
+    return DistroRecord.live(DistroKeys.healthKey(key(port)), owner, revision,
+        PersistentHealthCodec.encode(key(port), healthy, 0));
+  }
+
+  @Test
+  void healthRecordsGoToPersistentInstancesAndNeverToTheStore() {
+    index.putPersistent(new Instance(key(1), 1.0, true, true, false, Map.of()));
+
+    applier.apply(List.of(health(1, false, "peer", 10), health(2, false, "peer", 10)));
+
+    assertThat(index.instance(key(1), false)).get().extracting(Instance::healthy).isEqualTo(false);
+    assertThat(index.instance(key(2), false)).as("health never creates an instance").isEmpty();
+    assertThat(store.records()).isEmpty();
+    assertThat(localChanges).isEmpty();
+  }
+
+  @Test
+  void aTombstoneOrARemovedHealthRecordKeepsTheLastKnownHealth() {
+    index.putPersistent(new Instance(key(1), 1.0, true, true, false, Map.of()));
+    index.putPersistent(new Instance(key(2), 1.0, true, true, false, Map.of()));
+    applier.apply(List.of(health(1, false, "peer", 10), health(2, false, "peer", 10)));
+
+    applier.apply(List.of(DistroRecord.tombstone(DistroKeys.healthKey(key(1)), "peer", 11)));
+    applier.remove(List.of(health(2, false, "peer", 10)));
+
+    assertThat(index.instance(key(1), false)).get().extracting(Instance::healthy).isEqualTo(false);
+    assertThat(index.instance(key(2), false)).get().extracting(Instance::healthy).isEqualTo(false);
+    assertThat(store.records()).isEmpty();
+  }
 }

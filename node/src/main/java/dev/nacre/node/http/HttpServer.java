@@ -82,11 +82,15 @@ public final class HttpServer implements AutoCloseable {
           .channel();
       log.info("[{}] HTTP Open API listening on {}", name, channel.localAddress());
       return new HttpServer(boss, io, workers, channel);
-    } catch (RuntimeException | InterruptedException e) {
+    } catch (Exception e) {
       boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
       io.shutdownGracefully(0, 0, TimeUnit.SECONDS);
       workers.shutdownNow();
-      throw e;
+      if (e instanceof InterruptedException ie) {
+        throw ie;
+      }
+      throw new IllegalStateException("cannot serve HTTP on " + address + " (" + e.getMessage()
+          + "): is another process using the port? Choose another with --port", e);
     }
   }
 

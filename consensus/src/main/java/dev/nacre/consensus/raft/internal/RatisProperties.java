@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.client.retry.RequestTypeDependentRetryPolicy;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.proto.RaftProtos.RaftClientRequestProto.TypeCase;
@@ -24,6 +25,8 @@ public final class RatisProperties {
   public static RaftProperties server(RaftConfig config) {
     RaftProperties p = new RaftProperties();
     RaftServerConfigKeys.setStorageDir(p, List.of(config.storageDir().toFile()));
+    // Listen only on the address members dial (Ratis would otherwise bind every interface).
+    GrpcConfigKeys.Server.setHost(p, config.selfHost());
     GrpcConfigKeys.Server.setPort(p, config.selfPort());
     RaftServerConfigKeys.Rpc.setTimeoutMin(p, millis(config.electionTimeoutMin().toMillis()));
     RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(config.electionTimeoutMax().toMillis()));
@@ -40,6 +43,20 @@ public final class RatisProperties {
     RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(config.snapshotThreshold(), 1024));
     RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(config.logSegmentSizeBytes()));
     RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, true);
+    return p;
+  }
+
+  /**
+   * Ratis parameters (objects, not keys) for both the server and the client of this member: with a
+   * cluster secret, mutual TLS from {@code tls} on every channel (server, client and admin share
+   * the one Raft port); without, none.
+   */
+  public static Parameters parameters(SecretDerivedTls tls) {
+    Parameters p = new Parameters();
+    if (tls != null) {
+      // Sets the default that Ratis' server, client and admin TLS settings all fall back to.
+      GrpcConfigKeys.TLS.setConf(p, tls.grpcTlsConfig());
+    }
     return p;
   }
 

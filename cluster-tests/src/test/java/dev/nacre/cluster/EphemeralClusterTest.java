@@ -1,0 +1,122 @@
+package dev.nacre.cluster;
+
+import static dev.nacre.cluster.LocalCluster.NS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.nacre.consensus.distro.DistroRecord;
+import dev.nacre.naming.distro.DistroKeys;
+import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.model.ServiceKey;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Ephemeral (AP) instances across a 3-node cluster: replication, ownership, owner loss, load. */
+@Timeout(180)
+class EphemeralClusterTest {
+  @TempDir Path dir;
+
+  private static Map<String, String> inst(String service, String ip, int port) {
+    return Map.of("serviceName", service, "ip", ip, "port", String.valueOf(port));
+  }
+
+  private static void awaitHosts(LocalCluster c, int node, String service, List<String> expected) {
+    await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
+        .untilAsserted(() -> assertThat(c.hosts(node, service)).as("node %d\n%s", node, c.describe()).isEqualTo(expected));
+  }
+
+  private static String ownerOnNode(LocalCluster c, int node, String service, String ip, int port) throws Exception {
+    String key = DistroKeys.instanceKey(new InstanceKey(new ServiceKey("public", "DEFAULT_GROUP", service), "DEFAULT", ip, port));
+    DistroRecord r = c.node(node).cluster().orElseThrow().replicator().liveRecords().get(5, TimeUnit.SECONDS).get(key);
+    return r == null ? "" : r.owner();
+  }
+
+  @Test
+  void registrationsOnAnyNodeReachEveryNodeAndAreOwnedByTheResponsibleOne() throws Exception {
+    try (LocalCluster c = LocalCluster.start(dir, 3, Map.of())) {
+      for (int i = 0; i < 3; i++) {
+        assertThat(c.http(i).post(NS + "/instance", inst("everywhere", "127.0.1." + (i + 1), 80)).status()).isEqualTo(200);
+      }
+      List<String> all = List.of("127.0.1.1:80", "127.0.1.2:80", "127.0.1.3:80");
+      for (int i = 0; i < 3; i++) {
+        awaitHosts(c, i, "everywhere", all);
+      }
+      String responsible = c.node(0).cluster().orElseThrow().responsibleMember(new ServiceKey("public", "DEFAULT_GROUP", "everywhere"));
+      for (int i = 0; i < 3; i++) {
+        assertThat(ownerOnNode(c, i, "everywhere", "127.0.1.1", 80)).isEqualTo(responsible);
+      }
+
+      assertThat(c.http(2).delete(NS + "/instance", inst("everywhere", "127.0.1.1", 80)).status()).isEqualTo(200);
+      for (int i = 0; i < 3; i++) {
+        awaitHosts(c, i, "everywhere", List.of("127.0.1.2:80", "127.0.1.3:80"));
+      }
+      var beat = LocalCluster.json(c.http(1).put(NS + "/instance/beat", inst("everywhere", "127.0.1.2", 80)));
+      assertThat(beat.get("code").asInt()).as("a beat on any node reaches the owner").isEqualTo(10200);
+    }
+  }
+
+  @Test
+  void ownerLossKeepsBeatingInstancesAndDropsSilentOnesAfterGrace() throws Exception {
+    try (LocalCluster c = LocalCluster.start(dir, 3, Map.of())) {
+      ServiceKey service = new ServiceKey("public", "DEFAULT_GROUP", "takeover");
+      int owner = c.indexOf(c.node(0).cluster().orElseThrow().responsibleMember(service));
+      int other = (owner + 1) % 3;
+      int third = (owner + 2) % 3;
+      c.http(other).post(NS + "/instance", inst("takeover", "127.0.2.1", 80));
+      c.http(other).post(NS + "/instance", inst("takeover", "127.0.2.2", 80));
+      awaitHosts(c, third, "takeover", List.of("127.0.2.1:80", "127.0.2.2:80"));
+
+      c.stopNode(owner);
+      // 127.0.2.1 keeps beating (to any live node: it is routed to the new responsible member);
+      // 127.0.2.2 has gone silent with its owner.
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      await().atMost(Duration.ofSeconds(25)).pollInterval(Duration.ofMillis(300)).until(() -> {
+        c.http(third).put(NS + "/instance/beat", inst("takeover", "127.0.2.1", 80));
+        return c.hosts(other, "takeover").equals(List.of("127.0.2.1:80"))
+            && c.hosts(third, "takeover").equals(List.of("127.0.2.1:80"));
+      });
+      assertThat(System.nanoTime()).isLessThan(deadline);
+      String newOwner = c.node(third).cluster().orElseThrow().responsibleMember(service);
+      assertThat(newOwner).isNotEqualTo(c.address(owner));
+      assertThat(ownerOnNode(c, other, "takeover", "127.0.2.1", 80)).isEqualTo(newOwner);
+    }
+  }
+
+  @Test
+  void aStartingNodeLoadsTheSnapshotBeforeItIsReady() {
+    try (LocalCluster c = LocalCluster.start(dir, 3, Map.of())) {
+      c.stopNode(2);
+      for (int i = 0; i < 20; i++) {
+        assertThat(c.http(i % 2).post(NS + "/instance", inst("load", "127.0.3." + (i + 1), 80)).status()).isEqualTo(200);
+      }
+      for (int i = 0; i < 2; i++) {
+        int n = i;
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(c.hosts(n, "load")).hasSize(20));
+      }
+      c.wipeNode(2);
+      c.startNode(2);
+      // Node.start returns once ready: the snapshot must be there without waiting.
+      assertThat(c.hosts(2, "load")).hasSize(20);
+    }
+  }
+
+  @Test
+  void apWritesGoOnWithoutAMajority() {
+    try (LocalCluster c = LocalCluster.start(dir, 3, Map.of())) {
+      c.stopNode(1);
+      c.stopNode(2);
+      await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() ->
+          c.node(0).cluster().orElseThrow().members().ownershipMembers().equals(List.of(c.address(0))));
+      assertThat(c.http(0).post(NS + "/instance", inst("alone", "127.0.4.1", 80)).status()).isEqualTo(200);
+      assertThat(c.hosts(0, "alone")).containsExactly("127.0.4.1:80");
+      var cp = c.http(0).post(NS + "/instance", Map.of("serviceName", "alone", "ip", "127.0.4.2", "port", "80", "ephemeral", "false"));
+      assertThat(cp.status()).isEqualTo(503);
+    }
+  }
+}

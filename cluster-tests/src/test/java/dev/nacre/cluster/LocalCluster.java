@@ -1,0 +1,204 @@
+package dev.nacre.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nacre.node.Node;
+import dev.nacre.node.config.NodeConfig;
+import dev.nacre.node.testkit.FreePorts;
+import dev.nacre.node.testkit.Http;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * N real nodes in this JVM, each with its own loopback ports and folder, sharing a fresh secret.
+ * Timings are shortened (pings, Distro flush/verify/grace) so that tests run in seconds; the
+ * protocol is the one that runs in production.
+ */
+final class LocalCluster implements AutoCloseable {
+  static final String NS = "/nacos/v1/ns";
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private final Path root;
+  private final List<Integer> ports = new ArrayList<>();
+  private final List<Node> nodes = new ArrayList<>();
+  private final Map<String, String> settings;
+
+  private LocalCluster(Path root, int size, Map<String, String> overrides) {
+    this.root = root;
+    for (int i = 0; i < size; i++) {
+      int p;
+      do {
+        p = FreePorts.mainPort();
+      } while (ports.contains(p) || ports.contains(p - 1000) || ports.contains(p + 1000) || ports.contains(p + 1001));
+      ports.add(p);
+    }
+    Map<String, String> s = new HashMap<>();
+    s.put(NodeConfig.BIND, "127.0.0.1");
+    s.put(NodeConfig.MEMBERS, ports.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(",")));
+    s.put(NodeConfig.SECRET, "test-secret-" + UUID.randomUUID());
+    s.put(NodeConfig.PING_PERIOD, "200");
+    s.put(NodeConfig.DISTRO_VERIFY, "1000");
+    s.put(NodeConfig.DISTRO_GRACE, "3000");
+    s.put(NodeConfig.PROBE_PERIOD, "3600000");
+    s.putAll(overrides);
+    this.settings = s;
+    for (int i = 0; i < size; i++) {
+      nodes.add(null);
+    }
+  }
+
+  /** Starts every node, one after another (each loads the ephemeral snapshot from those up). */
+  static LocalCluster start(Path root, int size, Map<String, String> overrides) {
+    LocalCluster c = new LocalCluster(root, size, overrides);
+    try {
+      for (int i = 0; i < size; i++) {
+        c.startNode(i);
+      }
+      c.awaitSettled();
+    } catch (RuntimeException e) {
+      c.close();
+      throw e;
+    }
+    return c;
+  }
+
+  /**
+   * Waits until every running node sees every other running node up, so that all agree on who
+   * is responsible for what (a node that started first briefly owns everything).
+   */
+  void awaitSettled() {
+    List<String> running = new ArrayList<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      if (nodes.get(i) != null) {
+        running.add(address(i));
+      }
+    }
+    running.sort(String::compareTo);
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).pollInterval(java.time.Duration.ofMillis(20))
+        .until(() -> nodes.stream().filter(java.util.Objects::nonNull)
+            .allMatch(n -> n.cluster().orElseThrow().members().ownershipMembers().equals(running)));
+  }
+
+  NodeConfig config(int i) {
+    Properties p = new Properties();
+    p.putAll(settings);
+    p.setProperty(NodeConfig.PORT, String.valueOf(ports.get(i)));
+    p.setProperty(NodeConfig.DATA_DIR, dataDir(i).toString());
+    return NodeConfig.from(p);
+  }
+
+  Path dataDir(int i) {
+    return root.resolve("node-" + i);
+  }
+
+  void startNode(int i) {
+    if (nodes.get(i) != null) {
+      throw new IllegalStateException("node " + i + " is running");
+    }
+    nodes.set(i, Node.start(config(i)));
+  }
+
+  /** Stops node i: its servers close, its memory is gone; its folder stays. */
+  void stopNode(int i) {
+    Node n = nodes.set(i, null);
+    if (n != null) {
+      n.close();
+    }
+  }
+
+  /** Stops node i and deletes its folder. */
+  void wipeNode(int i) {
+    stopNode(i);
+    try (Stream<Path> paths = Files.exists(dataDir(i)) ? Files.walk(dataDir(i)) : Stream.empty()) {
+      for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+        Files.delete(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  Node node(int i) {
+    Node n = nodes.get(i);
+    if (n == null) {
+      throw new IllegalStateException("node " + i + " is stopped");
+    }
+    return n;
+  }
+
+  int size() {
+    return nodes.size();
+  }
+
+  String address(int i) {
+    return "127.0.0.1:" + ports.get(i);
+  }
+
+  int indexOf(String address) {
+    return ports.indexOf(Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)));
+  }
+
+  Http http(int i) {
+    return new Http("http://127.0.0.1:" + ports.get(i));
+  }
+
+  /** Index of the node that currently leads Raft, or -1. */
+  int leader() {
+    for (int i = 0; i < nodes.size(); i++) {
+      Node n = nodes.get(i);
+      if (n != null && n.raftStatus().role().equals("LEADER")) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  static JsonNode json(Http.Response r) {
+    try {
+      return MAPPER.readTree(r.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException("not JSON (status " + r.status() + "): " + r.body(), e);
+    }
+  }
+
+  /** {@code ip:port} of every host the node lists for the service. */
+  List<String> hosts(int i, String service) {
+    Http.Response r = http(i).get(NS + "/instance/list", Map.of("serviceName", service));
+    if (r.status() != 200) {
+      throw new AssertionError("node " + i + " list " + service + " answered " + r.status() + ": " + r.body());
+    }
+    List<String> out = new ArrayList<>();
+    json(r).get("hosts").forEach(h -> out.add(h.get("ip").asText() + ":" + h.get("port").asInt()));
+    out.sort(String::compareTo);
+    return out;
+  }
+
+  /** What every running node says of itself, for failure messages. */
+  String describe() {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < nodes.size(); i++) {
+      Node n = nodes.get(i);
+      b.append("node ").append(i).append(' ').append(address(i)).append(": ")
+          .append(n == null ? "stopped" : n.raftStatus()).append('\n');
+    }
+    return b.toString();
+  }
+
+  @Override
+  public void close() {
+    for (int i = nodes.size() - 1; i >= 0; i--) {
+      stopNode(i);
+    }
+  }
+}

@@ -1,0 +1,164 @@
+package dev.nacre.node.cluster;
+
+import dev.nacre.consensus.distro.DistroReplicator;
+import dev.nacre.consensus.raft.RaftStatus;
+import dev.nacre.naming.distro.EphemeralReplication;
+import dev.nacre.naming.distro.ServiceRouting;
+import dev.nacre.naming.ephemeral.EphemeralStore;
+import dev.nacre.naming.health.ProbeResultSink;
+import dev.nacre.naming.model.ServiceKey;
+import dev.nacre.node.config.NodeConfig;
+import dev.nacre.node.http.Router;
+import dev.nacre.proto.peer.PingResponse;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a member of a cluster runs besides a standalone node: the peer port, membership pings, and
+ * Distro replication of ephemeral instances with write forwarding to the responsible member.
+ */
+public final class ClusterServices implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ClusterServices.class);
+
+  private final NodeConfig config;
+  private final MemberTable members;
+  private final PeerChannels channels;
+  private final EphemeralReplication replication;
+  private final Forwarder forwarder;
+  private final PeerAuth auth;
+  private PeerServer server;
+  private Pinger pinger;
+  private AutoCloseable reconciler;
+
+  public ClusterServices(NodeConfig config, EphemeralStore store) {
+    this.config = config;
+    String self = config.address();
+    PeerAuth auth = new PeerAuth(config.cluster().secret(), Set.copyOf(config.members()));
+    this.members = new MemberTable(self, config.members(), config.cluster().failedPingsToDown());
+    this.channels = new PeerChannels(self, auth);
+    Duration callTimeout = config.cluster().distro().requestTimeout();
+    this.replication = EphemeralReplication.create(store, handler -> new DistroReplicator(
+        self, config.members(), config.cluster().distro(), new GrpcDistroTransport(channels, callTimeout), handler));
+    this.forwarder = new Forwarder(self, channels, this::responsibleMember, config.cpTimeout());
+    members.onOwnershipMembersChanged(this::followMembership);
+    this.auth = auth;
+  }
+
+  /** The member that answers HTTP writes and beats for a service, and probes its instances. */
+  public String responsibleMember(ServiceKey service) {
+    return ServiceRouting.responsibleMember(replicator().ownershipMapper(), service);
+  }
+
+  public boolean isResponsible(ServiceKey service) {
+    return responsibleMember(service).equals(config.address());
+  }
+
+  /** Where the persistent-instance prober puts its results: the local index and every member. */
+  public ProbeResultSink probeResults() {
+    return replication.persistentHealth();
+  }
+
+  public Forwarder forwarder() {
+    return forwarder;
+  }
+
+  public DistroReplicator replicator() {
+    return replication.replicator();
+  }
+
+  public MemberTable members() {
+    return members;
+  }
+
+  /**
+   * Opens the peer port, learns which members are up, loads the ephemeral snapshot from one of
+   * them and starts the periodic pings. Returns once this member is ready (or the load timed out,
+   * after which verify fills the gaps).
+   */
+  public void start(Router router, Supplier<RaftStatus> raft, ScheduledExecutorService scheduler) {
+    InetSocketAddress peerAddress = new InetSocketAddress(config.bind(), config.port() + 1001);
+    server = PeerServer.start(config.address(), peerAddress, new PeerService(() -> pingStatus(raft.get()), replicator(), router), auth);
+    pinger = new Pinger(members, channels, config.cluster().pingPeriod(), pingTimeout(), scheduler);
+    pinger.pingAllAndWait(pingTimeout().plusMillis(500));
+    for (MemberTable.Member m : members.members()) {
+      if (m.state() == MemberState.DOWN) {
+        replicator().memberDown(m.address());
+      }
+    }
+    replicator().start();
+    reconciler = replication.startReconciling(scheduler, config.cluster().distro().verifyInterval());
+    Duration loadBound = config.cluster().distro().initialLoadTimeout().plusSeconds(5);
+    try {
+      replicator().whenReady().get(loadBound.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      log.warn("[{}] ephemeral snapshot not loaded within {} ms ({}); serving, verify will repair",
+          config.address(), loadBound.toMillis(), e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while loading the ephemeral snapshot", e);
+    }
+    pinger.startPeriodic();
+    log.info("[{}] cluster member ready; members up: {}", config.address(), members.ownershipMembers());
+  }
+
+  private Duration pingTimeout() {
+    Duration half = config.cluster().pingPeriod().dividedBy(2);
+    return half.compareTo(Duration.ofMillis(200)) < 0 ? Duration.ofMillis(200) : half;
+  }
+
+  private PingResponse pingStatus(RaftStatus raft) {
+    return PingResponse.newBuilder()
+        .setMember(config.address())
+        .setReady(replicator().isReady())
+        .setRaftRole(raft.role())
+        .setRaftLeader(raft.leaderId())
+        .setRaftTerm(raft.term())
+        .build();
+  }
+
+  // Synchronized: ping outcomes arrive on several threads, and an older list applied after a
+  // newer one would leave the replicator with a stale view until the next change.
+  // The list passed in may already be stale; read the table's current one under this lock.
+  private synchronized void followMembership(List<String> ignored) {
+    Set<String> up = new HashSet<>(members.ownershipMembers());
+    for (String m : config.members()) {
+      if (m.equals(config.address())) {
+        continue;
+      }
+      if (up.contains(m)) {
+        replicator().memberUp(m);
+      } else {
+        replicator().memberDown(m);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    if (pinger != null) {
+      pinger.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+    if (reconciler != null) {
+      try {
+        reconciler.close();
+      } catch (Exception e) {
+        log.debug("[{}] closing the reconciler: {}", config.address(), e.toString());
+      }
+    }
+    replication.close();
+    channels.close();
+  }
+}

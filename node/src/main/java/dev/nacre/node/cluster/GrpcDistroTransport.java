@@ -1,0 +1,65 @@
+package dev.nacre.node.cluster;
+
+import com.google.common.util.concurrent.FutureCallback;
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.ListenableFuture;
+import com.google.common.util.concurrent.MoreExecutors;
+import dev.nacre.consensus.distro.DistroBatch;
+import dev.nacre.consensus.distro.DistroSnapshot;
+import dev.nacre.consensus.distro.DistroTransport;
+import dev.nacre.consensus.distro.SnapshotRequest;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/** Distro's messages over the peer gRPC channels, each call with its own deadline. */
+public final class GrpcDistroTransport implements DistroTransport {
+  private final PeerChannels channels;
+  private final Duration deadline;
+
+  public GrpcDistroTransport(PeerChannels channels, Duration deadline) {
+    this.channels = channels;
+    this.deadline = deadline;
+  }
+
+  @Override
+  public CompletableFuture<Void> sendBatch(String peerId, DistroBatch batch) {
+    return call(() -> channels.stub(peerId).withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
+        .sync(DistroMessages.toProto(batch)), ack -> null);
+  }
+
+  @Override
+  public CompletableFuture<DistroSnapshot> requestSnapshot(String peerId, SnapshotRequest request) {
+    return call(() -> channels.stub(peerId).withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
+        .snapshot(DistroMessages.toProto(request)), DistroMessages::fromProto);
+  }
+
+  private interface Call<R> {
+    ListenableFuture<R> start();
+  }
+
+  private static <R, T> CompletableFuture<T> call(Call<R> call, Function<R, T> convert) {
+    CompletableFuture<T> out = new CompletableFuture<>();
+    try {
+      Futures.addCallback(call.start(), new FutureCallback<R>() {
+        @Override
+        public void onSuccess(R result) {
+          try {
+            out.complete(convert.apply(result));
+          } catch (RuntimeException e) {
+            out.completeExceptionally(e);
+          }
+        }
+
+        @Override
+        public void onFailure(Throwable t) {
+          out.completeExceptionally(t);
+        }
+      }, MoreExecutors.directExecutor());
+    } catch (RuntimeException e) {
+      out.completeExceptionally(e);
+    }
+    return out;
+  }
+}

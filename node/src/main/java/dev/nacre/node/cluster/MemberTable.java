@@ -1,0 +1,111 @@
+package dev.nacre.node.cluster;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * Every member's state as this node sees it, driven by ping outcomes. Pure bookkeeping: no
+ * threads, no IO; the pinger feeds it. Thread-safe (synchronized; a handful of members).
+ *
+ * <p>A member becomes SUSPICIOUS after its first missed ping and DOWN after
+ * {@code failuresToDown} in a row; one answered ping makes it UP again. This node is always UP.
+ */
+public final class MemberTable {
+
+  /** One member's last known state and what it said of its Raft role. */
+  public record Member(String address, MemberState state, int failures, boolean ready, String raftRole,
+      String raftLeader, long raftTerm) {}
+
+  private final String self;
+  private final int failuresToDown;
+  private final Map<String, Member> members = new LinkedHashMap<>();
+  private final List<Consumer<List<String>>> upListeners = new CopyOnWriteArrayList<>();
+
+  /** Every member but self starts DOWN until it answers: ownership must not land on the unknown. */
+  public MemberTable(String self, List<String> addresses, int failuresToDown) {
+    if (failuresToDown < 1) {
+      throw new IllegalArgumentException("failuresToDown must be at least 1, was " + failuresToDown);
+    }
+    this.self = self;
+    this.failuresToDown = failuresToDown;
+    for (String a : addresses) {
+      members.put(a, new Member(a, a.equals(self) ? MemberState.UP : MemberState.DOWN,
+          a.equals(self) ? 0 : failuresToDown, a.equals(self), "", "", 0));
+    }
+  }
+
+  /** Called with the new sorted list of members counted for ownership whenever it changes. */
+  public void onOwnershipMembersChanged(Consumer<List<String>> listener) {
+    upListeners.add(listener);
+  }
+
+  public void pingAnswered(String address, boolean ready, String raftRole, String raftLeader, long raftTerm) {
+    update(address, new Member(address, MemberState.UP, 0, ready, raftRole, raftLeader, raftTerm));
+  }
+
+  public void pingFailed(String address) {
+    Member m;
+    synchronized (this) {
+      m = members.get(address);
+    }
+    if (m == null) {
+      return;
+    }
+    int failures = m.failures() + 1;
+    MemberState state = failures >= failuresToDown ? MemberState.DOWN : MemberState.SUSPICIOUS;
+    update(address, new Member(address, state, failures, m.ready(), m.raftRole(), m.raftLeader(), m.raftTerm()));
+  }
+
+  private void update(String address, Member next) {
+    List<String> before;
+    List<String> after;
+    synchronized (this) {
+      if (!members.containsKey(address) || address.equals(self)) {
+        return;
+      }
+      before = ownershipMembers();
+      members.put(address, next);
+      after = ownershipMembers();
+    }
+    if (!before.equals(after)) {
+      upListeners.forEach(l -> l.accept(after));
+    }
+  }
+
+  /**
+   * Members that own data: UP or SUSPICIOUS (a single lost ping must not move ownership). Sorted,
+   * identical on every member that sees the same states.
+   */
+  public synchronized List<String> ownershipMembers() {
+    List<String> out = new ArrayList<>();
+    for (Member m : members.values()) {
+      if (m.state() != MemberState.DOWN) {
+        out.add(m.address());
+      }
+    }
+    Collections.sort(out);
+    return out;
+  }
+
+  public synchronized List<Member> members() {
+    return List.copyOf(members.values());
+  }
+
+  public synchronized MemberState state(String address) {
+    Member m = members.get(address);
+    return m == null ? MemberState.DOWN : m.state();
+  }
+
+  public String self() {
+    return self;
+  }
+
+  public synchronized List<String> others() {
+    return members.keySet().stream().filter(a -> !a.equals(self)).toList();
+  }
+}

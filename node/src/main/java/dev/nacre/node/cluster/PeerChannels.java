@@ -1,0 +1,57 @@
+package dev.nacre.node.cluster;
+
+import dev.nacre.proto.peer.PeerGrpc;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One gRPC channel to each other member's peer port (P+1001), created on first use and kept. Every
+ * call on them carries this member's proof of the cluster secret. Thread-safe.
+ */
+public final class PeerChannels implements AutoCloseable {
+  private final String self;
+  private final PeerAuth auth;
+  private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  public PeerChannels(String self, PeerAuth auth) {
+    this.self = self;
+    this.auth = auth;
+  }
+
+  /** An async stub to {@code member} (its main address {@code host:port}). */
+  public PeerGrpc.PeerFutureStub stub(String member) {
+    if (closed) {
+      throw new IllegalStateException("peer channels of " + self + " are closed");
+    }
+    return PeerGrpc.newFutureStub(channels.computeIfAbsent(member, this::open));
+  }
+
+  private ManagedChannel open(String member) {
+    int colon = member.lastIndexOf(':');
+    String host = member.substring(0, colon);
+    int port = Integer.parseInt(member.substring(colon + 1)) + 1001;
+    return NettyChannelBuilder.forAddress(host, port)
+        .usePlaintext()
+        .intercept(auth.client(self))
+        .maxInboundMessageSize(64 * 1024 * 1024)
+        .build();
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    channels.values().forEach(ManagedChannel::shutdownNow);
+    for (ManagedChannel c : channels.values()) {
+      try {
+        c.awaitTermination(2, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,100 @@
+package dev.nacre.node.cluster;
+
+import com.google.common.util.concurrent.FutureCallback;
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.ListenableFuture;
+import com.google.common.util.concurrent.MoreExecutors;
+import dev.nacre.proto.peer.PingRequest;
+import dev.nacre.proto.peer.PingResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Pings every other member each period and feeds the outcomes to the {@link MemberTable}. */
+public final class Pinger implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Pinger.class);
+
+  private final MemberTable table;
+  private final PeerChannels channels;
+  private final Duration period;
+  private final Duration timeout;
+  private final ScheduledExecutorService scheduler;
+  private volatile ScheduledFuture<?> task;
+
+  public Pinger(MemberTable table, PeerChannels channels, Duration period, Duration timeout,
+      ScheduledExecutorService scheduler) {
+    this.table = table;
+    this.channels = channels;
+    this.period = period;
+    this.timeout = timeout;
+    this.scheduler = scheduler;
+  }
+
+  /** Pings every period from now on. */
+  public void startPeriodic() {
+    task = scheduler.scheduleWithFixedDelay(this::pingAll, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** One round whose outcomes are all recorded before this returns (at most {@code bound}). */
+  public void pingAllAndWait(Duration bound) {
+    List<ListenableFuture<?>> calls = pingAll();
+    try {
+      Futures.whenAllComplete(calls).call(() -> null, MoreExecutors.directExecutor())
+          .get(bound.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      log.debug("[{}] first ping round incomplete: {}", table.self(), e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** One round of pings; outcomes arrive asynchronously. */
+  public List<ListenableFuture<?>> pingAll() {
+    List<ListenableFuture<?>> calls = new ArrayList<>();
+    for (String member : table.others()) {
+      try {
+        var call = channels.stub(member).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
+            .ping(PingRequest.newBuilder().setFrom(table.self()).build());
+        calls.add(call);
+        Futures.addCallback(call, new FutureCallback<PingResponse>() {
+          @Override
+          public void onSuccess(PingResponse r) {
+            MemberState before = table.state(member);
+            table.pingAnswered(member, r.getReady(), r.getRaftRole(), r.getRaftLeader(), r.getRaftTerm());
+            if (before != MemberState.UP) {
+              log.info("[{}] member {} is UP (was {})", table.self(), member, before);
+            }
+          }
+
+          @Override
+          public void onFailure(Throwable t) {
+            MemberState before = table.state(member);
+            table.pingFailed(member);
+            MemberState after = table.state(member);
+            if (before != after) {
+              log.info("[{}] member {} is {} (was {}): {}", table.self(), member, after, before, t.toString());
+            }
+          }
+        }, MoreExecutors.directExecutor());
+      } catch (RuntimeException e) {
+        log.debug("[{}] ping to {} not sent: {}", table.self(), member, e.toString());
+      }
+    }
+    return calls;
+  }
+
+  @Override
+  public void close() {
+    ScheduledFuture<?> t = task;
+    if (t != null) {
+      t.cancel(false);
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package dev.nacre.node.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(10)
+class MemberTableTest {
+  private final MemberTable table = new MemberTable("a:1", List.of("a:1", "b:1", "c:1"), 3);
+
+  @Test
+  void othersStartDownAndSelfIsAlwaysUp() {
+    assertThat(table.ownershipMembers()).containsExactly("a:1");
+    assertThat(table.state("a:1")).isEqualTo(MemberState.UP);
+    table.pingFailed("a:1");
+    assertThat(table.state("a:1")).isEqualTo(MemberState.UP);
+  }
+
+  @Test
+  void suspiciousAfterOneMissDownAfterThreeUpAfterOneAnswer() {
+    List<List<String>> changes = new ArrayList<>();
+    table.onOwnershipMembersChanged(changes::add);
+    table.pingAnswered("b:1", true, "FOLLOWER", "a:1", 2);
+    assertThat(table.state("b:1")).isEqualTo(MemberState.UP);
+    table.pingFailed("b:1");
+    assertThat(table.state("b:1")).isEqualTo(MemberState.SUSPICIOUS);
+    assertThat(table.ownershipMembers()).as("one lost ping moves no ownership").containsExactly("a:1", "b:1");
+    table.pingFailed("b:1");
+    table.pingFailed("b:1");
+    assertThat(table.state("b:1")).isEqualTo(MemberState.DOWN);
+    table.pingAnswered("b:1", true, "FOLLOWER", "a:1", 2);
+    assertThat(changes).containsExactly(List.of("a:1", "b:1"), List.of("a:1"), List.of("a:1", "b:1"));
+  }
+
+  @Test
+  void unknownMembersAreIgnoredAndBadSettingsRefused() {
+    table.pingAnswered("x:9", true, "", "", 0);
+    assertThat(table.members()).extracting(MemberTable.Member::address).containsExactly("a:1", "b:1", "c:1");
+    assertThatThrownBy(() -> new MemberTable("a:1", List.of("a:1"), 0)).isInstanceOf(IllegalArgumentException.class);
+  }
+}

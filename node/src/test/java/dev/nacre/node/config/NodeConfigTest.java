@@ -1,0 +1,53 @@
+package dev.nacre.node.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(10)
+class NodeConfigTest {
+  private static Properties props(String... kv) {
+    Properties p = new Properties();
+    for (int i = 0; i < kv.length; i += 2) {
+      p.setProperty(kv[i], kv[i + 1]);
+    }
+    return p;
+  }
+
+  @Test
+  void defaultsAreNacos() {
+    NodeConfig c = NodeConfig.from(props());
+    assertThat(c.port()).isEqualTo(8848);
+    assertThat(c.raftPort()).isEqualTo(7848);
+    assertThat(c.members()).containsExactly("127.0.0.1:8848");
+    assertThat(c.clustered()).isFalse();
+    assertThat(c.cpTimeout()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(c.naming().defaultHeartBeatTimeout()).isEqualTo(Duration.ofSeconds(15));
+    assertThat(c.naming().defaultIpDeleteTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(c.cluster().distro().maxBatchSize()).isEqualTo(1000);
+    assertThat(c.cluster().distro().flushDelay()).isEqualTo(Duration.ofMillis(200));
+  }
+
+  @Test
+  void typosAndBadValuesAreRefusedWithTheKey() {
+    assertThatThrownBy(() -> NodeConfig.from(props("nacre.prot", "1"))).hasMessageContaining("nacre.prot");
+    assertThatThrownBy(() -> NodeConfig.from(props(NodeConfig.PORT, "eighty"))).hasMessageContaining(NodeConfig.PORT);
+    assertThatThrownBy(() -> NodeConfig.from(props(NodeConfig.PORT, "70000"))).hasMessageContaining(NodeConfig.PORT);
+    assertThatThrownBy(() -> NodeConfig.from(props(NodeConfig.MEMBERS, "127.0.0.1:8848,nohostport"))).hasMessageContaining("host:port");
+  }
+
+  @Test
+  void aClusterNeedsASecretAndMustListThisNode() {
+    assertThatThrownBy(() -> NodeConfig.from(props(NodeConfig.MEMBERS, "127.0.0.1:8848,127.0.0.1:8858")))
+        .hasMessageContaining(NodeConfig.SECRET);
+    assertThatThrownBy(() -> NodeConfig.from(props(NodeConfig.MEMBERS, "127.0.0.1:8858,127.0.0.1:8868", NodeConfig.SECRET, "0123456789abcdef")))
+        .hasMessageContaining("does not list this node");
+    NodeConfig c = NodeConfig.from(props(NodeConfig.MEMBERS, "127.0.0.1:8848 127.0.0.1:8858", NodeConfig.SECRET, "0123456789abcdef"));
+    assertThat(c.clustered()).isTrue();
+    assertThat(c.toString()).doesNotContain("0123456789abcdef");
+  }
+}
