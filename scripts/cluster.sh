@@ -113,7 +113,14 @@ case $cmd in
     ;;
   kill)
     load_env; check_index "$arg"
-    if alive "$arg"; then kill -9 "$(pid_of "$arg")"; echo "node $arg killed"; else echo "node $arg is not running"; fi
+    if alive "$arg"; then
+      kill -9 "$(pid_of "$arg")"
+      # Return only once it is gone, so that start-node right after finds its ports free.
+      for _ in $(seq 1 100); do alive "$arg" || break; sleep 0.05; done
+      echo "node $arg killed"
+    else
+      echo "node $arg is not running"
+    fi
     ;;
   start-node)
     load_env; check_index "$arg"; nacre_ensure_built
