@@ -89,4 +89,22 @@ class RaftPartitionTest {
       }
     }
   }
+
+  @Test
+  void aPausedLeaderIsReplacedAndRejoinsWhenThePauseEnds() {
+    try (LocalCluster c = LocalCluster.start(dir, 3, Map.of())) {
+      awaitLeader(c);
+      int paused = c.leader();
+      int other = (paused + 1) % 3;
+      c.pause(paused, Duration.ofSeconds(3));
+      await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).ignoreExceptions().until(() ->
+          c.http(other).post(NS + "/instance", persistent("paused", "127.0.7.20")).status() == 200);
+      assertThat(c.hosts(paused, "paused")).isEmpty();
+      // The pause ends by itself: the links heal and the node catches up.
+      await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).untilAsserted(() ->
+          assertThat(c.hosts(paused, "paused")).containsExactly("127.0.7.20:80"));
+      assertThat(c.faults().snapshot()).isEmpty();
+      c.awaitSettled();
+    }
+  }
 }
