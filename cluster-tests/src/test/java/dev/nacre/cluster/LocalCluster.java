@@ -3,6 +3,7 @@ package dev.nacre.cluster;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nacre.node.Node;
+import dev.nacre.node.NodeHooks;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.testkit.FreePorts;
 import dev.nacre.node.testkit.Http;
@@ -10,13 +11,20 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -33,6 +41,13 @@ final class LocalCluster implements AutoCloseable {
   private final List<Integer> ports = new ArrayList<>();
   private final List<Node> nodes = new ArrayList<>();
   private final Map<String, String> settings;
+  private final LinkFaults faults;
+  private final List<AutoCloseable> raftHooks = new ArrayList<>();
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "local-cluster-faults");
+    t.setDaemon(true);
+    return t;
+  });
 
   private LocalCluster(Path root, int size, Map<String, String> overrides) {
     this.root = root;
@@ -56,6 +71,17 @@ final class LocalCluster implements AutoCloseable {
     for (int i = 0; i < size; i++) {
       nodes.add(null);
     }
+    long seed = Long.getLong("nacre.faults.seed", new java.util.Random().nextLong());
+    System.out.printf("LocalCluster faults seed %d (replay with -Dnacre.faults.seed=%d)%n", seed, seed);
+    this.faults = new LinkFaults(seed);
+    for (int i = 0; i < size; i++) {
+      raftHooks.add(RaftLinkHooks.register(peerId(address(i)), address(i), faults));
+    }
+  }
+
+  /** As {@code Node.peerId}: the member address with only id-safe characters. */
+  static String peerId(String address) {
+    return address.replaceAll("[^A-Za-z0-9_-]", "_");
   }
 
   /** Starts every node, one after another (each loads the ephemeral snapshot from those up). */
@@ -106,7 +132,7 @@ final class LocalCluster implements AutoCloseable {
     if (nodes.get(i) != null) {
       throw new IllegalStateException("node " + i + " is running");
     }
-    nodes.set(i, Node.start(config(i)));
+    nodes.set(i, Node.start(config(i), NodeHooks.withLinkFilter(faults)));
   }
 
   /** Stops node i: its servers close, its memory is gone; its folder stays. */
@@ -184,6 +210,47 @@ final class LocalCluster implements AutoCloseable {
     return out;
   }
 
+  /** The faults on the links between this cluster's members (peer gRPC and Raft). */
+  LinkFaults faults() {
+    return faults;
+  }
+
+  /** Every member's address. */
+  Set<String> members() {
+    Set<String> out = new LinkedHashSet<>();
+    for (int i = 0; i < size(); i++) {
+      out.add(address(i));
+    }
+    return out;
+  }
+
+  Set<String> addresses(Collection<Integer> indexes) {
+    return indexes.stream().map(this::address).collect(Collectors.toCollection(LinkedHashSet::new));
+  }
+
+  /** Cuts every link between the nodes listed and the rest, both ways. */
+  void partition(Collection<Integer> side) {
+    Set<String> one = addresses(side);
+    Set<String> rest = new LinkedHashSet<>(members());
+    rest.removeAll(one);
+    faults.partition(one, rest);
+  }
+
+  /** Cuts every link to and from node i. */
+  void isolate(int i) {
+    faults.isolate(address(i), members());
+  }
+
+  /**
+   * Cuts every link of node i for {@code duration}, then heals them: what its peers see of a
+   * GC-like stall. Its own timers keep running (it may start elections and time out writes), so
+   * this is a partition with a deadline, not a frozen process.
+   */
+  void pause(int i, Duration duration) {
+    isolate(i);
+    timer.schedule(() -> faults.healMember(address(i)), duration.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
   /** What every running node says of itself, for failure messages. */
   String describe() {
     StringBuilder b = new StringBuilder();
@@ -192,13 +259,23 @@ final class LocalCluster implements AutoCloseable {
       b.append("node ").append(i).append(' ').append(address(i)).append(": ")
           .append(n == null ? "stopped" : n.raftStatus()).append('\n');
     }
+    b.append(faults).append('\n');
     return b.toString();
   }
 
   @Override
   public void close() {
+    timer.shutdownNow();
     for (int i = nodes.size() - 1; i >= 0; i--) {
       stopNode(i);
     }
+    for (AutoCloseable hook : raftHooks) {
+      try {
+        hook.close();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    raftHooks.clear();
   }
 }

@@ -41,14 +41,16 @@ public final class Node implements AutoCloseable {
   static final String RAFT_GROUP = "naming_persistent_service";
 
   private final NodeConfig config;
+  private final NodeHooks hooks;
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private RatisReplicatedLog raft;
   private NamingOperations naming;
   private ClusterServices cluster;
   private HttpServer http;
 
-  private Node(NodeConfig config) {
+  private Node(NodeConfig config, NodeHooks hooks) {
     this.config = config;
+    this.hooks = hooks;
   }
 
   /**
@@ -56,7 +58,12 @@ public final class Node implements AutoCloseable {
    * its Raft group to elect itself, so that its first CP write does not fail.
    */
   public static Node start(NodeConfig config) {
-    Node node = new Node(config);
+    return start(config, NodeHooks.none());
+  }
+
+  /** As {@link #start(NodeConfig)}, with extension points for a test harness. */
+  public static Node start(NodeConfig config, NodeHooks hooks) {
+    Node node = new Node(config, hooks);
     try {
       node.startParts();
       return node;
@@ -87,7 +94,7 @@ public final class Node implements AutoCloseable {
     WriteRouting routing = WriteRouting.local();
     Predicate<ServiceKey> probesHere = service -> true;
     if (config.clustered()) {
-      cluster = new ClusterServices(config, ephemeral);
+      cluster = new ClusterServices(config, ephemeral, hooks.linkFilter());
       resources.push(cluster);
       routing = cluster.forwarder();
       probesHere = cluster::isResponsible;

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
@@ -88,9 +89,18 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     this.readIndex = new ReadIndexBarrier(() -> client, selfId, calls, config.electionTimeoutMax().toMillis());
   }
 
+  /**
+   * The high 64 bits of every Raft client id that the member with this peer id uses (the low 64
+   * are random, so ids stay unique across renewals). Lets a fault-injecting harness tell which
+   * member a client request on the leader comes from; nothing else relies on it.
+   */
+  public static long clientIdPrefix(String peerId) {
+    return UUID.nameUUIDFromBytes(("nacre-raft-client:" + peerId).getBytes(StandardCharsets.UTF_8)).getMostSignificantBits();
+  }
+
   private RaftClient newClient() {
     return RaftClient.newBuilder()
-        .setClientId(ClientId.randomId())
+        .setClientId(ClientId.valueOf(new UUID(clientIdPrefix(config.selfId()), ThreadLocalRandom.current().nextLong())))
         .setRaftGroup(group)
         .setLeaderId(selfId)
         .setProperties(RatisProperties.client(config))

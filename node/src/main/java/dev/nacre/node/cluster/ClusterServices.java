@@ -14,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -40,8 +41,16 @@ public final class ClusterServices implements AutoCloseable {
   private Pinger pinger;
   private AutoCloseable reconciler;
 
+  private final Optional<LinkFilter> linkFilter;
+
   public ClusterServices(NodeConfig config, EphemeralStore store) {
+    this(config, store, Optional.empty());
+  }
+
+  /** With a filter on calls arriving on the peer port (fault injection in tests). */
+  public ClusterServices(NodeConfig config, EphemeralStore store, Optional<LinkFilter> linkFilter) {
     this.config = config;
+    this.linkFilter = linkFilter;
     String self = config.address();
     PeerAuth auth = new PeerAuth(config.cluster().secret(), Set.copyOf(config.members()));
     this.members = new MemberTable(self, config.members(), config.cluster().failedPingsToDown());
@@ -87,7 +96,8 @@ public final class ClusterServices implements AutoCloseable {
    */
   public void start(Router router, Supplier<RaftStatus> raft, ScheduledExecutorService scheduler) {
     InetSocketAddress peerAddress = new InetSocketAddress(config.bind(), config.port() + 1001);
-    server = PeerServer.start(config.address(), peerAddress, new PeerService(() -> pingStatus(raft.get()), replicator(), router), auth);
+    server = PeerServer.start(config.address(), peerAddress, new PeerService(() -> pingStatus(raft.get()), replicator(), router), auth,
+        linkFilter.map(f -> new LinkFilterInterceptor(config.address(), f)));
     pinger = new Pinger(members, channels, config.cluster().pingPeriod(), pingTimeout(), scheduler);
     pinger.pingAllAndWait(pingTimeout().plusMillis(500));
     for (MemberTable.Member m : members.members()) {

@@ -2,11 +2,14 @@ package dev.nacre.node.cluster;
 
 import io.grpc.BindableService;
 import io.grpc.Server;
+import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,9 +23,14 @@ public final class PeerServer implements AutoCloseable {
     this.server = server;
   }
 
-  static PeerServer start(String name, InetSocketAddress address, BindableService service, PeerAuth auth) {
+  static PeerServer start(String name, InetSocketAddress address, BindableService service, PeerAuth auth,
+      Optional<ServerInterceptor> linkFilter) {
+    // The last interceptor listed runs first: authentication, then the (test-only) link filter.
+    ServerServiceDefinition intercepted = linkFilter
+        .map(f -> ServerInterceptors.intercept(service, f, auth.server()))
+        .orElseGet(() -> ServerInterceptors.intercept(service, auth.server()));
     Server server = NettyServerBuilder.forAddress(address)
-        .addService(ServerInterceptors.intercept(service, auth.server()))
+        .addService(intercepted)
         .maxInboundMessageSize(64 * 1024 * 1024)
         .build();
     try {

@@ -1,0 +1,54 @@
+package dev.nacre.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nacre.node.cluster.PeerAuth;
+import dev.nacre.proto.peer.PeerGrpc;
+import dev.nacre.proto.peer.PingRequest;
+import io.grpc.ClientInterceptor;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The link filter on the peer port acts on the verified sender only, after authentication. */
+@Timeout(60)
+class PeerLinkFilterTest {
+  @TempDir Path dir;
+
+  private static Status ping(int peerPort, String from, ClientInterceptor... interceptors) {
+    ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", peerPort).usePlaintext().intercept(interceptors).build();
+    try {
+      PeerGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS).ping(PingRequest.newBuilder().setFrom(from).build());
+      return Status.OK;
+    } catch (StatusRuntimeException e) {
+      return e.getStatus();
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  @Test
+  void cutLinksAnswerUnavailableAndUnauthenticatedCallsAreStillRefusedFirst() {
+    try (LocalCluster c = LocalCluster.start(dir, 2, Map.of())) {
+      int peerPort = c.node(0).config().port() + 1001;
+      PeerAuth auth = new PeerAuth(c.config(0).cluster().secret(), Set.of(c.address(0), c.address(1)));
+      c.faults().cutOneWay(c.address(1), c.address(0));
+
+      Status cut = ping(peerPort, c.address(1), auth.client(c.address(1)));
+      assertThat(cut.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+      assertThat(cut.getDescription()).contains("link cut by fault injection");
+      assertThat(ping(peerPort, c.address(1)).getCode()).as("no proof").isEqualTo(Status.Code.UNAUTHENTICATED);
+
+      c.faults().heal(c.address(1), c.address(0));
+      assertThat(ping(peerPort, c.address(1), auth.client(c.address(1))).getCode()).isEqualTo(Status.Code.OK);
+    }
+  }
+}
