@@ -80,12 +80,15 @@ class MinorityRecoveryTest {
    * The stopped members are the survivor's followers, so the survivor (leader) has the write that
    * timed out in its log. Only one follower restarts first: it lacks that entry and cannot win an
    * election without the survivor's vote, so the survivor leads again and commits the entry. It
-   * must be applied once, and later writes must go through.
+   * must be applied once, and later writes must go through. The survivor steps down once it has
+   * heard from no follower for an election timeout, and stopping a member takes about a second:
+   * longer timeouts make sure it still leads when it appends the write.
    */
   @Test
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
   void writeThatTimedOutIsAppliedOnceWhenTheGroupRecovers() {
-    try (TestCluster cluster = TestCluster.started(dir, 3, b -> b)) {
+    try (TestCluster cluster = TestCluster.started(dir, 3, b -> b
+        .electionTimeout(Duration.ofMillis(2500), Duration.ofMillis(4000)).requestTimeout(Duration.ofMillis(5000)))) {
       int survivor = cluster.awaitLeader(ELECTION);
       cluster.log(survivor).submit(KvStateMachine.put("before", "x")).join();
       int first = (survivor + 1) % 3;
