@@ -81,7 +81,7 @@ final class CpWrites {
   }
 
   Http.Reply write(String node, String service, int i) {
-    String ip = "10.88." + (i / 250) + "." + (i % 250 + 1);
+    String ip = "127.88." + (i / 250) + "." + (i % 250 + 1);
     return http.send("POST", node + "/nacos/v1/ns/instance?serviceName=" + Http.enc(service)
         + "&ip=" + ip + "&port=" + (30000 + i % 30000) + "&ephemeral=false");
   }

@@ -41,7 +41,7 @@ final class Visibility {
       int reader = nodes.size() == 1 ? 0 : (writer + 1 + pair % (nodes.size() - 1)) % nodes.size();
       int n = i + warmup;
       String service = "bench-vis-" + runId + "-" + n;
-      String ip = "10.77." + (n / 250) + "." + (n % 250 + 1);
+      String ip = "127.77." + (n / 250) + "." + (n % 250 + 1);
       int port = 20000 + n;
       String instanceQuery = "serviceName=" + Http.enc(service) + "&ip=" + ip + "&port=" + port;
       String needle = "\"ip\":\"" + ip + "\",\"port\":" + port;

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Timeout;
 
 @Timeout(30)
 class HistoryRecorderTest {
-    private static final InstanceKey A = InstanceKey.of("svc", "10.0.0.1:80");
+    private static final InstanceKey A = InstanceKey.of("svc", "127.0.0.1:80");
 
     @Test
     void recordsTimesFromTheInjectedClock() {
@@ -105,7 +105,7 @@ class HistoryRecorderTest {
                         if (i % 1_000 == 0) {
                             rec.history();   // snapshots race with completions
                         }
-                        p.okView(Map.of("10.0.0.1:80", "p" + process));
+                        p.okView(Map.of("127.0.0.1:80", "p" + process));
                     }
                     return null;
                 }));

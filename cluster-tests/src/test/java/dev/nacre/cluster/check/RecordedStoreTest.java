@@ -40,7 +40,7 @@ class RecordedStoreTest {
                 done.add(pool.submit(() -> {
                     start.await();
                     for (int i = 0; i < 3_000; i++) {
-                        InstanceKey key = InstanceKey.of("svc", "10.0.0." + random.nextInt(5) + ":80");
+                        InstanceKey key = InstanceKey.of("svc", "127.0.0." + random.nextInt(5) + ":80");
                         int r = random.nextInt(10);
                         if (r < 4) {
                             String v = "p" + process + "-" + i;

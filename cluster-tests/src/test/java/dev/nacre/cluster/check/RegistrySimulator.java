@@ -53,7 +53,7 @@ final class RegistrySimulator {
             long t = random.nextInt(1_000);
             for (int i = 0; i < opsPerClient; i++) {
                 String service = "svc" + random.nextInt(services);
-                InstanceKey key = InstanceKey.of(service, "10.0.0." + random.nextInt(instancesPerService) + ":8080");
+                InstanceKey key = InstanceKey.of(service, "127.0.0." + random.nextInt(instancesPerService) + ":8080");
                 long dur = 1 + random.nextInt(2_000);
                 long invoke = t;
                 long complete = t + dur;
