@@ -34,14 +34,7 @@ class MinorityRecoveryTest {
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
   void survivorServesWritesAndReadsAgainOnceTheStoppedMembersRestart(boolean survivorWasLeader) {
     try (TestCluster cluster = TestCluster.started(dir, 3, b -> b)) {
-      int leader = cluster.awaitLeader(ELECTION);
-      cluster.log(leader).submit(KvStateMachine.put("before", "x")).join();
-      int survivor = survivorWasLeader ? leader : cluster.anyFollower(leader);
-      for (int i = 0; i < 3; i++) {
-        if (i != survivor) {
-          cluster.stop(i);
-        }
-      }
+      int survivor = cluster.leaveOneMember(survivorWasLeader, ELECTION);
       long bound = cluster.log(survivor).config().requestTimeout().toMillis() + 1500;
       byte[] lost = KvStateMachine.put("lost", "l");
       assertNoQuorumWithin(bound, () -> cluster.log(survivor).submit(lost).join());

@@ -135,6 +135,22 @@ final class TestCluster implements AutoCloseable {
     return leader;
   }
 
+  /**
+   * Commits one entry, then stops every member but one: the leader when {@code keepLeader}, else a
+   * follower. Returns the member left running, which has no quorum.
+   */
+  int leaveOneMember(boolean keepLeader, Duration election) {
+    int leader = awaitLeader(election);
+    log(leader).submit(KvStateMachine.put("before", "x")).join();
+    int survivor = keepLeader ? leader : anyFollower(leader);
+    for (int i = 0; i < size(); i++) {
+      if (i != survivor) {
+        stop(i);
+      }
+    }
+    return survivor;
+  }
+
   int anyFollower(int leader) {
     for (int i = 0; i < logs.length; i++) {
       if (i != leader && logs[i] != null) {

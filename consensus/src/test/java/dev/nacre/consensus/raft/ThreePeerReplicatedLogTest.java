@@ -76,14 +76,7 @@ class ThreePeerReplicatedLogTest {
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void minorityFailsWritesAndReadsWithinTheRequestTimeout(boolean survivorWasLeader) {
     try (TestCluster cluster = TestCluster.started(dir, 3, b -> b)) {
-      int leader = cluster.awaitLeader(ELECTION);
-      cluster.log(leader).submit(KvStateMachine.put("before", "x")).join();
-      int survivor = survivorWasLeader ? leader : cluster.anyFollower(leader);
-      for (int i = 0; i < 3; i++) {
-        if (i != survivor) {
-          cluster.stop(i);
-        }
-      }
+      int survivor = cluster.leaveOneMember(survivorWasLeader, ELECTION);
       long bound = cluster.log(survivor).config().requestTimeout().toMillis() + 1500;
 
       long start = System.nanoTime();
