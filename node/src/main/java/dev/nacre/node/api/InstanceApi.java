@@ -52,25 +52,22 @@ public final class InstanceApi {
 
   /** Ephemeral writes are answered by the member responsible for the service; CP writes anywhere. */
   private Router.Handler ephemeralWrite(Router.Handler local) {
-    return r -> {
-      if (!r.forwarded() && reader.ephemeral(r)) {
-        Optional<ApiResponse> answer = routing.remoteOwner(reader.service(r)).flatMap(owner -> routing.forward(owner, r));
-        if (answer.isPresent()) {
-          return answer.get();
-        }
-      }
-      return local.handle(r);
-    };
+    return r -> reader.ephemeral(r) ? answerAtOwner(reader.service(r), r, local) : local.handle(r);
   }
 
-  private ApiResponse beatOrForward(ApiRequest r) {
+  /** Forwards to the member responsible for the service, or answers here when that is this one or it cannot be reached. */
+  private ApiResponse answerAtOwner(ServiceKey service, ApiRequest r, Router.Handler local) throws Exception {
     if (!r.forwarded()) {
-      Optional<ApiResponse> answer = routing.remoteOwner(beatOf(r).key().service()).flatMap(owner -> routing.forward(owner, r));
+      Optional<ApiResponse> answer = routing.remoteOwner(service).flatMap(owner -> routing.forward(owner, r));
       if (answer.isPresent()) {
         return answer.get();
       }
     }
-    return beat(r);
+    return local.handle(r);
+  }
+
+  private ApiResponse beatOrForward(ApiRequest r) throws Exception {
+    return answerAtOwner(beatOf(r).key().service(), r, this::beat);
   }
 
   private Beat beatOf(ApiRequest r) {
