@@ -1,0 +1,33 @@
+package dev.nacre.naming.push;
+
+import dev.nacre.naming.model.ServiceKey;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The subscriptions of the clients connected to this node, and the promise that each of them
+ * gets the current instance list of its services soon after it changes (bursts merged). The
+ * transports (client gRPC, UDP) call this; the push core implements it.
+ */
+public interface Subscriptions {
+
+  /**
+   * Subscribes (or re-subscribes, replacing the clusters) a client to a service. The client gets
+   * one push of the current list shortly after, even if nothing changes.
+   *
+   * @param clusters cluster names to keep; empty for all
+   */
+  void subscribe(ServiceKey service, Set<String> clusters, PushTarget target);
+
+  /** Ends one subscription; unknown ones are ignored. */
+  void unsubscribe(ServiceKey service, String clientId);
+
+  /** Ends every subscription of a client (its connection closed or it stopped acknowledging). */
+  void removeClient(String clientId);
+
+  /** The services a client is subscribed to, sorted. */
+  List<ServiceKey> servicesOf(String clientId);
+
+  /** The clients subscribed to a service, by client id, sorted. */
+  List<String> subscribersOf(ServiceKey service);
+}
