@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param serviceNameMaxLength bound on service names (group, cluster and namespace ids have Nacos'
  *     own tighter bounds)
  * @param cpWriteTimeout how long a CP write or linearizable read may wait for the replicated log
+ * @param overrideRetention how long an operator's override of an ephemeral instance outlives the
+ *     instance when it goes without being deregistered (Nacos keeps its instance metadata 60 s)
  */
 public record NamingConfig(
     Duration heartbeatScanPeriod,
@@ -29,9 +31,11 @@ public record NamingConfig(
     int probeThreads,
     int metadataMaxBytes,
     int serviceNameMaxLength,
-    Duration cpWriteTimeout) {
+    Duration cpWriteTimeout,
+    Duration overrideRetention) {
 
   public NamingConfig {
+    positive(overrideRetention, "overrideRetention");
     positive(heartbeatScanPeriod, "heartbeatScanPeriod");
     positive(defaultBeatInterval, "defaultBeatInterval");
     positive(defaultHeartBeatTimeout, "defaultHeartBeatTimeout");
@@ -68,13 +72,15 @@ public record NamingConfig(
         4,
         16 * 1024,
         512,
-        Duration.ofSeconds(3));
+        Duration.ofSeconds(3),
+        Duration.ofSeconds(60));
   }
 
   public NamingConfig withCpWriteTimeout(Duration timeout) {
     return new NamingConfig(
         heartbeatScanPeriod, defaultBeatInterval, defaultHeartBeatTimeout, defaultIpDeleteTimeout,
-        probePeriod, probeTimeout, probeThreads, metadataMaxBytes, serviceNameMaxLength, timeout);
+        probePeriod, probeTimeout, probeThreads, metadataMaxBytes, serviceNameMaxLength, timeout,
+        overrideRetention);
   }
 
   private static void positive(Duration d, String name) {

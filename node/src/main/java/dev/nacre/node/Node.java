@@ -9,6 +9,7 @@ import dev.nacre.naming.health.HeartbeatChecker;
 import dev.nacre.naming.health.PersistentHealthProber;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.operations.RegistryOperations;
+import dev.nacre.naming.override.OverrideCleaner;
 import dev.nacre.naming.persistent.NamingStateMachine;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.node.api.MemberView;
@@ -104,6 +105,8 @@ public final class Node implements AutoCloseable {
       cluster.start(router, raft::status, scheduler);
     }
     resources.push(new HeartbeatChecker(ephemeral, config.naming(), clock).start(scheduler));
+    resources.push(new OverrideCleaner(index, raft, config.naming().overrideRetention(), clock)
+        .start(scheduler, config.naming().heartbeatScanPeriod()));
     PersistentHealthProber prober = cluster == null
         ? new PersistentHealthProber(index, config.naming(), probesHere)
         : new PersistentHealthProber(index, config.naming(), probesHere, cluster.probeResults());

@@ -29,13 +29,25 @@ public interface NamingOperations {
    * cluster already exists with the other ephemeral flag. */
   void registerInstance(Instance instance);
 
-  /** Removes an instance; removing an absent one succeeds (as in Nacos). */
+  /**
+   * Removes an instance; removing an absent one succeeds (as in Nacos). Deregistering an ephemeral
+   * instance also ends its operator override, so that registering it again starts clean.
+   */
   void deregisterInstance(InstanceKey key, boolean ephemeral);
 
-  /** Replaces an existing instance's weight, enabled, healthy and metadata. NOT_FOUND if absent. */
+  /**
+   * Replaces an existing instance's weight, enabled, healthy and metadata. NOT_FOUND if absent.
+   * For an ephemeral instance, weight, enabled and metadata are committed through the replicated
+   * log as its operator override, laid over whatever its client registers (now or again later, on
+   * any node) until it is deregistered or has been gone for the retention period; health stays
+   * the client's. UNAVAILABLE without a quorum.
+   */
   void updateInstance(Instance instance);
 
-  /** Changes only the fields present in the patch. NOT_FOUND if absent. */
+  /**
+   * Changes only the fields present in the patch. NOT_FOUND if absent. For an ephemeral instance
+   * the fields join its operator override, as for {@link #updateInstance}.
+   */
   void patchInstance(InstanceKey key, boolean ephemeral, InstancePatch patch);
 
   /** One instance; NOT_FOUND if absent. */

@@ -90,6 +90,17 @@ public final class EphemeralStore {
         });
   }
 
+  /**
+   * Writes the instance to the index again, unchanged here, so that the index lays the current
+   * operator override over it; a no-op when the instance is absent. Listeners are not told.
+   */
+  public void reindex(InstanceKey key) {
+    records.computeIfPresent(key, (k, current) -> {
+      index.putEphemeral(current.instance());
+      return current;
+    });
+  }
+
   public Optional<EphemeralRecord> get(InstanceKey key) {
     return Optional.ofNullable(records.get(key));
   }

@@ -50,6 +50,7 @@ public final class RegistryOperations implements NamingOperations {
   private final CpWriter cp;
   private final NamingValidator validator;
   private final CatalogOperations catalog;
+  private final InstanceOverrides overrides;
 
   public RegistryOperations(
       NamingConfig config, Clock clock, ReplicatedLog log, RegistryIndex index, EphemeralStore ephemeral) {
@@ -60,6 +61,9 @@ public final class RegistryOperations implements NamingOperations {
     this.cp = new CpWriter(log, config.cpWriteTimeout());
     this.validator = new NamingValidator(config);
     this.catalog = new CatalogOperations(index, cp, validator);
+    this.overrides = new InstanceOverrides(index.overrides(), cp);
+    // A committed override changes what the index shows for an instance held here (owned or replica).
+    index.overrides().addListener(ephemeral::reindex);
   }
 
   @Override
@@ -82,6 +86,7 @@ public final class RegistryOperations implements NamingOperations {
     validator.instanceKey(key);
     if (ephemeralKind) {
       ephemeral.remove(key);
+      overrides.endOnDeregister(key);
       return;
     }
     // Submitted even when absent here: this node may lag behind the leader.
@@ -90,10 +95,16 @@ public final class RegistryOperations implements NamingOperations {
         "deregistering persistent instance " + key.instanceId());
   }
 
+  /** For an ephemeral instance, weight, enabled and metadata become its operator override. */
   @Override
   public void updateInstance(Instance instance) {
     validator.instance(instance);
     existing(instance.key(), instance.ephemeral());
+    if (instance.ephemeral()) {
+      overrides.edit(instance.key(), new InstancePatch(Optional.of(instance.weight()),
+          Optional.of(instance.enabled()), Optional.empty(), Optional.of(instance.metadata())));
+      return;
+    }
     registerInstance(instance);
   }
 
@@ -102,6 +113,10 @@ public final class RegistryOperations implements NamingOperations {
     validator.instanceKey(key);
     validator.patch(patch);
     Instance current = existing(key, ephemeralKind);
+    if (ephemeralKind) {
+      overrides.edit(key, patch);
+      return;
+    }
     registerInstance(
         new Instance(
             key,

@@ -3,6 +3,7 @@ package dev.nacre.naming.persistent;
 import static dev.nacre.naming.persistent.RecordKeys.CLUSTERS;
 import static dev.nacre.naming.persistent.RecordKeys.INSTANCES;
 import static dev.nacre.naming.persistent.RecordKeys.NAMESPACES;
+import static dev.nacre.naming.persistent.RecordKeys.OVERRIDES;
 import static dev.nacre.naming.persistent.RecordKeys.SERVICES;
 
 import com.google.protobuf.InvalidProtocolBufferException;
@@ -10,6 +11,7 @@ import dev.nacre.consensus.raft.OperationRejectedException;
 import dev.nacre.consensus.raft.ReplicatedStateMachine;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.proto.naming.ClusterRecord;
+import dev.nacre.proto.naming.InstanceOverrideRecord;
 import dev.nacre.proto.naming.InstanceRecord;
 import dev.nacre.proto.naming.NamespaceRecord;
 import dev.nacre.proto.naming.NamingOperation;
@@ -38,7 +40,7 @@ import org.slf4j.LoggerFactory;
 public final class NamingStateMachine implements ReplicatedStateMachine, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(NamingStateMachine.class);
   private static final byte[] OK = new byte[0];
-  static final List<String> FAMILIES = List.of(NAMESPACES, SERVICES, CLUSTERS, INSTANCES);
+  static final List<String> FAMILIES = List.of(NAMESPACES, SERVICES, CLUSTERS, INSTANCES, OVERRIDES);
   private static final String SNAPSHOT_DB = "db";
 
   private final RocksStore store;
@@ -77,7 +79,7 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
     OperationApplier.Effect effect;
     try {
       op = NamingOperation.parseFrom(operation);
-      effect = applier.effectOf(op);
+      effect = applier.effectOf(op, logIndex);
     } catch (InvalidProtocolBufferException | OperationRejectedException e) {
       // The entry is consumed all the same, so a replay does not see it as pending.
       commit(new Batch(), logIndex);
@@ -131,7 +133,7 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
     lastAppliedIndex = store.appliedIndex();
     lastAppliedTerm = store.appliedTerm();
     currentTerm = Math.max(currentTerm, lastAppliedTerm);
-    int[] counts = new int[4];
+    int[] counts = new int[5];
     try {
       store.forEach(NAMESPACES, (k, v) -> {
         index.putNamespace(Records.fromRecord(parse(NamespaceRecord.parser(), v)));
@@ -149,6 +151,10 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
         index.putPersistent(Records.fromRecord(parse(InstanceRecord.parser(), v)));
         counts[3]++;
       });
+      store.forEach(OVERRIDES, (k, v) -> {
+        index.overrides().put(Records.fromRecord(parse(InstanceOverrideRecord.parser(), v)));
+        counts[4]++;
+      });
     } catch (IllegalStateException e) {
       throw new StorageException(
           "naming data in " + store.dir() + " is unreadable; restore the folder from a snapshot or"
@@ -157,8 +163,8 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
     }
     log.info(
         "Loaded naming state from {} at applied index {}: {} namespaces, {} services, {} clusters,"
-            + " {} persistent instances",
-        store.dir(), lastAppliedIndex, counts[0], counts[1], counts[2], counts[3]);
+            + " {} persistent instances, {} instance overrides",
+        store.dir(), lastAppliedIndex, counts[0], counts[1], counts[2], counts[3], counts[4]);
   }
 
   private static <T> T parse(com.google.protobuf.Parser<T> parser, byte[] bytes) {

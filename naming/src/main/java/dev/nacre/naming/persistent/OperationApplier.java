@@ -3,6 +3,7 @@ package dev.nacre.naming.persistent;
 import static dev.nacre.naming.persistent.RecordKeys.CLUSTERS;
 import static dev.nacre.naming.persistent.RecordKeys.INSTANCES;
 import static dev.nacre.naming.persistent.RecordKeys.NAMESPACES;
+import static dev.nacre.naming.persistent.RecordKeys.OVERRIDES;
 import static dev.nacre.naming.persistent.RecordKeys.SERVICES;
 
 import dev.nacre.consensus.raft.OperationRejectedException;
@@ -12,13 +13,16 @@ import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.Namespace;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
+import dev.nacre.naming.override.InstanceOverride;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.naming.registry.ServiceSnapshot;
 import dev.nacre.proto.naming.NamingOperation;
+import dev.nacre.proto.naming.RemoveInstanceOverride;
 import dev.nacre.storage.Batch;
 import dev.nacre.storage.RocksStore;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Turns one committed {@link NamingOperation} into the RocksDB mutations and the index updates
@@ -42,7 +46,8 @@ final class OperationApplier {
     this.index = index;
   }
 
-  Effect effectOf(NamingOperation op) {
+  /** @param logIndex the entry's index, which becomes the revision of what it writes */
+  Effect effectOf(NamingOperation op, long logIndex) {
     Batch batch = new Batch();
     List<Runnable> updates = new ArrayList<>();
     switch (op.getOpCase()) {
@@ -93,6 +98,8 @@ final class OperationApplier {
             CLUSTERS, RecordKeys.cluster(cluster.service(), cluster.name()), op.getPutCluster().toByteArray());
         updates.add(() -> index.putCluster(cluster));
       }
+      case PUT_INSTANCE_OVERRIDE -> putOverride(Records.fromRecord(op.getPutInstanceOverride()), logIndex, batch, updates);
+      case REMOVE_INSTANCE_OVERRIDE -> removeOverride(op.getRemoveInstanceOverride(), batch, updates);
       case OP_NOT_SET -> throw new OperationRejectedException(
           "empty naming operation; the submitting node runs an incompatible version");
     }
@@ -121,6 +128,23 @@ final class OperationApplier {
           index.removeServiceInfo(key);
           snapshot.configuredClusters().forEach(c -> index.removeCluster(key, c.name()));
         });
+  }
+
+  /** The submitted fields replace those of the current override, so concurrent edits of different fields both hold. */
+  private void putOverride(InstanceOverride edit, long logIndex, Batch batch, List<Runnable> updates) {
+    InstanceOverride next = index.overrides().get(edit.key()).orElse(edit).with(edit, logIndex);
+    batch.put(OVERRIDES, RecordKeys.instance(next.key()), Records.toRecord(next).toByteArray());
+    updates.add(() -> index.overrides().put(next));
+  }
+
+  private void removeOverride(RemoveInstanceOverride op, Batch batch, List<Runnable> updates) {
+    InstanceKey key = Records.fromProto(op.getId());
+    Optional<InstanceOverride> current = index.overrides().get(key);
+    if (current.isEmpty() || (op.getIfRevision() != 0 && current.get().revision() != op.getIfRevision())) {
+      return;
+    }
+    batch.delete(OVERRIDES, RecordKeys.instance(key));
+    updates.add(() -> index.overrides().remove(key));
   }
 
   private void putNamespace(Namespace ns, Batch batch, List<Runnable> updates) {

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
  * services:   [namespace][group][name]
  * clusters:   [namespace][group][name][cluster]
  * instances:  [namespace][group][name][cluster][ip] port
+ * overrides:  [namespace][group][name][cluster][ip] port
  * </pre>
  *
  * Length prefixes keep keys unambiguous whatever characters a name holds. Keys are never decoded:
@@ -25,6 +26,7 @@ final class RecordKeys {
   static final String SERVICES = "naming-services";
   static final String CLUSTERS = "naming-clusters";
   static final String INSTANCES = "naming-instances";
+  static final String OVERRIDES = "naming-overrides";
 
   private RecordKeys() {}
 

@@ -7,13 +7,16 @@ import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.Namespace;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
+import dev.nacre.naming.override.InstanceOverride;
 import dev.nacre.proto.naming.ClusterRecord;
 import dev.nacre.proto.naming.HealthCheckerType;
 import dev.nacre.proto.naming.InstanceId;
+import dev.nacre.proto.naming.InstanceOverrideRecord;
 import dev.nacre.proto.naming.InstanceRecord;
 import dev.nacre.proto.naming.NamespaceRecord;
 import dev.nacre.proto.naming.ServiceId;
 import dev.nacre.proto.naming.ServiceRecord;
+import java.util.Optional;
 
 /** Conversions between the model and the protobuf records of the log and of RocksDB. */
 public final class Records {
@@ -106,5 +109,24 @@ public final class Records {
     return new ClusterInfo(
         fromProto(r.getService()), r.getName(), type, r.getHttpPath(), r.getCheckPort(),
         r.getUseInstancePort(), r.getMetadataMap());
+  }
+
+  public static InstanceOverrideRecord toRecord(InstanceOverride o) {
+    InstanceOverrideRecord.Builder b = InstanceOverrideRecord.newBuilder()
+        .setId(toProto(o.key()))
+        .setRevision(o.revision());
+    o.weight().ifPresent(b::setWeight);
+    o.enabled().ifPresent(b::setEnabled);
+    o.metadata().ifPresent(m -> b.setHasMetadata(true).putAllMetadata(m));
+    return b.build();
+  }
+
+  public static InstanceOverride fromRecord(InstanceOverrideRecord r) {
+    return new InstanceOverride(
+        fromProto(r.getId()),
+        r.hasWeight() ? Optional.of(r.getWeight()) : Optional.empty(),
+        r.hasEnabled() ? Optional.of(r.getEnabled()) : Optional.empty(),
+        r.getHasMetadata() ? Optional.of(r.getMetadataMap()) : Optional.empty(),
+        r.getRevision());
   }
 }

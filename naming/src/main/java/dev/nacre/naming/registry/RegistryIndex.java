@@ -7,6 +7,7 @@ import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.Namespace;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
+import dev.nacre.naming.override.OverrideTable;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -32,6 +33,12 @@ public final class RegistryIndex {
       new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Namespace> namespaces = new ConcurrentHashMap<>();
   private final List<ServiceChangeListener> listeners = new CopyOnWriteArrayList<>();
+  private final OverrideTable overrides = new OverrideTable();
+
+  /** Operators' overrides of ephemeral instances, laid over them by {@link #putEphemeral}. */
+  public OverrideTable overrides() {
+    return overrides;
+  }
 
   public void addListener(ServiceChangeListener listener) {
     listeners.add(listener);
@@ -82,10 +89,12 @@ public final class RegistryIndex {
   }
 
   /**
-   * Adds or replaces an ephemeral instance. CONFLICT when a persistent instance holds the same
-   * ip:port in the same cluster: one address cannot be both kinds.
+   * Adds or replaces an ephemeral instance, as registered: the index keeps it with its operator's
+   * override (if any) laid over it. CONFLICT when a persistent instance holds the same ip:port in
+   * the same cluster: one address cannot be both kinds.
    */
-  public void putEphemeral(Instance instance) {
+  public void putEphemeral(Instance registered) {
+    Instance instance = overrides.applyTo(registered);
     InstanceKey key = instance.key();
     update(
         key.service(),
@@ -174,11 +183,13 @@ public final class RegistryIndex {
   }
 
   /**
-   * Drops every persistent record (instances, service and cluster settings, namespaces) and keeps
+   * Drops every persistent record (instances, service and cluster settings, namespaces,
+   * operators' overrides) and keeps
    * ephemeral instances: the state machine then reloads the persistent part from a snapshot.
    */
   public void clearPersistentState() {
     namespaces.clear();
+    overrides.clear();
     for (ConcurrentHashMap<ServiceKey, ServiceSnapshot> services : byNamespace.values()) {
       for (ServiceKey key : services.keySet()) {
         update(key, ServiceSnapshot::withoutPersistentState);

@@ -11,7 +11,6 @@ import dev.nacre.naming.ephemeral.EphemeralStore;
 import dev.nacre.naming.model.Beat;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
-import dev.nacre.naming.model.InstancePatch;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.naming.support.MutableClock;
@@ -65,11 +64,12 @@ class EphemeralReplicationClusterTest {
       assertThat(m.ownerOf(key(1))).as("owner seen by %s", m.id).contains("a");
     }));
 
+    // The client registers again with new values (operators' edits go through the log instead).
     Instance changed = new Instance(key(1), 7.5, true, false, true, Map.of("zone", "eu-1", "v", "2"));
-    a.ops.updateInstance(changed);
+    a.ops.registerInstance(changed);
     eventually(() -> cluster.members().forEach(m -> assertThat(m.instance(key(1))).as("on %s", m.id).contains(changed)));
 
-    a.ops.patchInstance(key(1), true, new InstancePatch(Optional.of(2.0), Optional.of(true), Optional.empty(), Optional.empty()));
+    a.ops.registerInstance(new Instance(key(1), 2.0, true, true, true, Map.of("zone", "eu-1", "v", "2")));
     eventually(() -> cluster.members().forEach(m -> assertThat(m.instance(key(1))).as("on %s", m.id)
         .get().satisfies(i -> assertThat(i.weight()).isEqualTo(2.0)).satisfies(i -> assertThat(i.enabled()).isTrue())));
     cluster.members().forEach(m -> assertThat(m.ops.listInstances(SERVICE, Set.of(), false, false).hosts())
@@ -120,7 +120,7 @@ class EphemeralReplicationClusterTest {
     assertThat(b.instance(key(1))).get().extracting(Instance::healthy).isEqualTo(true);
     assertThat(b.store.ownsLocally(key(1))).isFalse();
     assertThat(a.store.ownsLocally(key(1))).isTrue();
-    a.ops.updateInstance(new Instance(key(1), 3.0, true, true, true, Map.of()));
+    a.ops.registerInstance(new Instance(key(1), 3.0, true, true, true, Map.of()));
     eventually(() -> assertThat(b.instance(key(1))).get().extracting(Instance::weight).isEqualTo(3.0));
   }
 

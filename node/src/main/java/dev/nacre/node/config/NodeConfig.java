@@ -53,6 +53,7 @@ public record NodeConfig(
   public static final String PROBE_PERIOD = "nacre.naming.probe.period-ms";
   public static final String PROBE_TIMEOUT = "nacre.naming.probe.timeout-ms";
   public static final String METADATA_MAX = "nacre.naming.metadata.max-bytes";
+  public static final String OVERRIDE_RETENTION = "nacre.naming.override-retention-ms";
   public static final String SECRET = "nacre.cluster.secret";
   public static final String PING_PERIOD = "nacre.cluster.ping-ms";
   public static final String PINGS_TO_DOWN = "nacre.cluster.failed-pings-to-down";
@@ -111,7 +112,8 @@ public record NodeConfig(
         defaults.probeThreads(),
         s.integer(METADATA_MAX, defaults.metadataMaxBytes(), 2, 1 << 20),
         defaults.serviceNameMaxLength(),
-        cpTimeout);
+        cpTimeout,
+        millis(s, OVERRIDE_RETENTION, defaults.overrideRetention()));
     DistroConfig distroDefaults = DistroConfig.defaults();
     DistroConfig distro = distroDefaults.toBuilder()
         .maxBatchSize(s.integer(DISTRO_BATCH, distroDefaults.maxBatchSize(), 1, 100_000))

@@ -1,0 +1,63 @@
+package dev.nacre.naming.operations;
+
+import dev.nacre.naming.api.NamingException;
+import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.model.InstancePatch;
+import dev.nacre.naming.override.InstanceOverride;
+import dev.nacre.naming.override.OverrideTable;
+import dev.nacre.naming.persistent.Records;
+import dev.nacre.proto.naming.NamingOperation;
+import dev.nacre.proto.naming.RemoveInstanceOverride;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Operators' edits of ephemeral instances (weight, enabled, metadata) go to the replicated log as
+ * overrides rather than into the client's registration, so that they survive the client
+ * registering again, on this node or another (Nacos loses them then: its issues #10975, #11890).
+ *
+ * <p>An override ends when the instance is explicitly deregistered, or once the instance has been
+ * absent from every node for the retention period ({@link dev.nacre.naming.override.OverrideCleaner}).
+ */
+final class InstanceOverrides {
+  private static final Logger log = LoggerFactory.getLogger(InstanceOverrides.class);
+
+  private final OverrideTable table;
+  private final CpWriter cp;
+
+  InstanceOverrides(OverrideTable table, CpWriter cp) {
+    this.table = table;
+    this.cp = cp;
+  }
+
+  /** Commits the patch's weight, enabled and metadata over the instance's current override. */
+  void edit(InstanceKey key, InstancePatch patch) {
+    InstanceOverride edit = InstanceOverride.of(key, patch);
+    if (edit.isEmpty()) {
+      return;
+    }
+    cp.write(
+        NamingOperation.newBuilder().setPutInstanceOverride(Records.toRecord(edit)).build(),
+        "recording the operator's edit of ephemeral instance " + key.instanceId());
+  }
+
+  /**
+   * The instance was deregistered: its override ends. Without a quorum the deregistration still
+   * stands (ephemeral writes stay available) and the override is left to the retention cleanup.
+   */
+  void endOnDeregister(InstanceKey key) {
+    if (table.get(key).isEmpty()) {
+      return;
+    }
+    try {
+      cp.write(
+          NamingOperation.newBuilder()
+              .setRemoveInstanceOverride(RemoveInstanceOverride.newBuilder().setId(Records.toProto(key)))
+              .build(),
+          "ending the operator override of deregistered instance " + key.instanceId());
+    } catch (NamingException e) {
+      log.warn("Instance {} is deregistered but its operator override stays until the retention"
+          + " cleanup removes it: {}", key.instanceId(), e.getMessage());
+    }
+  }
+}
