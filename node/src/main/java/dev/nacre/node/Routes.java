@@ -4,11 +4,15 @@ import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.node.api.ClusterApi;
 import dev.nacre.node.api.ClusterStatus;
 import dev.nacre.node.api.InstanceApi;
+import dev.nacre.node.api.InstanceWrites;
 import dev.nacre.node.api.Json;
 import dev.nacre.node.api.NamespaceApi;
 import dev.nacre.node.api.OperatorApi;
 import dev.nacre.node.api.ServiceApi;
 import dev.nacre.node.api.WriteRouting;
+import dev.nacre.node.api.v2.V2InstanceApi;
+import dev.nacre.node.api.v2.V2OperatorApi;
+import dev.nacre.node.api.v2.V2ServiceApi;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.http.Router;
 import java.util.LinkedHashMap;
@@ -20,11 +24,17 @@ final class Routes {
 
   Routes(NamingOperations naming, ClusterStatus cluster, WriteRouting routing, NodeConfig config) {
     Json json = new Json();
-    new InstanceApi(naming, json, routing).register(router);
+    InstanceWrites instanceWrites = new InstanceWrites(naming, json, routing);
+    Map<String, Object> switches = switches(config);
+    new InstanceApi(naming, json, instanceWrites).register(router);
     new ServiceApi(naming, json).register(router);
     new NamespaceApi(naming, json).register(router);
     new ClusterApi(naming, json).register(router);
-    new OperatorApi(naming, cluster, json, switches(config), config.address()).register(router);
+    new OperatorApi(naming, cluster, json, switches, config.address()).register(router);
+    // Nacos' v2 Open API: the same operations, in the {code, message, data} wrapper.
+    new V2InstanceApi(naming, json, instanceWrites).register(router);
+    new V2ServiceApi(naming, json).register(router);
+    new V2OperatorApi(naming, cluster, json, switches, config.address()).register(router);
   }
 
   Router router() {

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 public final class OperatorApi {
   private static final Logger log = LoggerFactory.getLogger(OperatorApi.class);
   static final String BASE = "/nacos/v1/ns/operator";
-  static final String VERSION = "2.5.1-nacre";
+  public static final String VERSION = "2.5.1-nacre";
 
   private final NamingOperations naming;
   private final ClusterStatus cluster;
@@ -53,6 +53,11 @@ public final class OperatorApi {
   }
 
   private ApiResponse metrics(ApiRequest r) {
+    return json.response(metrics(naming));
+  }
+
+  /** Nacos' naming metrics of this node. */
+  public static Map<String, Object> metrics(NamingOperations naming) {
     RegistryCounts counts = naming.counts();
     Runtime rt = Runtime.getRuntime();
     Map<String, Object> m = new LinkedHashMap<>();
@@ -66,36 +71,16 @@ public final class OperatorApi {
     m.put("clientCount", 0);
     m.put("load", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     m.put("mem", 1.0 - (double) rt.freeMemory() / rt.totalMemory());
-    return json.response(m);
+    return m;
   }
 
   private ApiResponse servers(ApiRequest r) {
-    List<Map<String, Object>> servers = cluster.members().stream().map(this::memberJson).toList();
+    List<Map<String, Object>> servers = cluster.members().stream().map(Views::member).toList();
     return json.response(Map.of("servers", servers));
   }
 
   private ApiResponse nodes(ApiRequest r) {
-    return json.response(Result.ok(cluster.members().stream().map(this::memberJson).toList()));
-  }
-
-  private Map<String, Object> memberJson(MemberView m) {
-    Map<String, Object> raft = new LinkedHashMap<>();
-    raft.put("role", m.raftRole());
-    raft.put("leader", m.raftLeader());
-    raft.put("term", m.raftTerm());
-    Map<String, Object> extend = new LinkedHashMap<>();
-    extend.put("raftPort", String.valueOf(m.raftPort()));
-    extend.put("raftMetaData", raft);
-    extend.put("version", VERSION);
-    extend.put("readyToUpgrade", true);
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("ip", m.ip());
-    out.put("port", m.port());
-    out.put("state", m.state());
-    out.put("extendInfo", extend);
-    out.put("address", m.address());
-    out.put("failAccessCnt", 0);
-    return out;
+    return json.response(Result.ok(cluster.members().stream().map(Views::member).toList()));
   }
 
   private ApiResponse logLevel(ApiRequest r) {

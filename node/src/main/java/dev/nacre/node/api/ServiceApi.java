@@ -42,9 +42,9 @@ public final class ServiceApi {
     ServiceKey key = reader.service(r);
     naming.createService(new ServiceInfo(
         key,
-        threshold(r).orElse(0f),
+        reader.protectThreshold(r).orElse(0f),
         reader.metadata(r),
-        selector(r).orElse(ServiceInfo.NO_SELECTOR)));
+        reader.selector(r).orElse(ServiceInfo.NO_SELECTOR)));
     return ApiResponse.ok();
   }
 
@@ -53,9 +53,9 @@ public final class ServiceApi {
     ServiceInfo current = naming.getService(key);
     naming.updateService(new ServiceInfo(
         key,
-        threshold(r).orElse(current.protectThreshold()),
+        reader.protectThreshold(r).orElse(current.protectThreshold()),
         r.has("metadata") ? reader.metadata(r) : current.metadata(),
-        selector(r).orElse(current.selector())));
+        reader.selector(r).orElse(current.selector())));
     return ApiResponse.ok();
   }
 
@@ -102,24 +102,5 @@ public final class ServiceApi {
     m.put("count", page.count());
     m.put("doms", page.names());
     return json.response(m);
-  }
-
-  private static java.util.Optional<Float> threshold(ApiRequest r) {
-    return r.floatParam("protectThreshold").map(t -> {
-      if (t.isNaN() || t < 0f || t > 1f) {
-        throw HttpError.badRequest("Param 'protectThreshold' must be within 0..1, got " + t + ".");
-      }
-      return t;
-    });
-  }
-
-  private java.util.Optional<String> selector(ApiRequest r) {
-    return r.param("selector").map(s -> {
-      var node = json.tree("selector", s);
-      if (!node.isObject() || !node.hasNonNull("type")) {
-        throw HttpError.badRequest("Param 'selector' must be a JSON object with a 'type', e.g. {\"type\":\"none\"}.");
-      }
-      return node.toString();
-    });
   }
 }

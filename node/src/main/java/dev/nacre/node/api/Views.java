@@ -6,14 +6,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Model values as the Nacos v1 Open API writes them (field names and order as Nacos). */
-final class Views {
+/** Model values as the Nacos Open API writes them (field names and order as Nacos). */
+public final class Views {
   /** How long a consumer may cache a list, as Nacos' default switch says. */
   static final long CACHE_MILLIS = 10_000;
 
   private Views() {}
 
-  static Map<String, Object> host(Instance i) {
+  public static Map<String, Object> host(Instance i) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("instanceId", i.key().instanceId());
     m.put("ip", i.key().ip());
@@ -32,7 +32,7 @@ final class Views {
     return m;
   }
 
-  static Map<String, Object> instanceDetail(Instance i) {
+  public static Map<String, Object> instanceDetail(Instance i) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("service", i.key().service().groupedName());
     m.put("ip", i.key().ip());
@@ -47,7 +47,7 @@ final class Views {
     return m;
   }
 
-  static Map<String, Object> serviceList(ServiceView v) {
+  public static Map<String, Object> serviceList(ServiceView v) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("name", v.service().groupedName());
     m.put("groupName", v.service().group());
@@ -61,5 +61,26 @@ final class Views {
     m.put("reachProtectionThreshold", v.reachProtectionThreshold());
     m.put("valid", true);
     return m;
+  }
+
+  /** A cluster member as {@code /v1/core/cluster/nodes} and {@code /v2/core/cluster/node/list} show it. */
+  public static Map<String, Object> member(MemberView m) {
+    Map<String, Object> raft = new LinkedHashMap<>();
+    raft.put("role", m.raftRole());
+    raft.put("leader", m.raftLeader());
+    raft.put("term", m.raftTerm());
+    Map<String, Object> extend = new LinkedHashMap<>();
+    extend.put("raftPort", String.valueOf(m.raftPort()));
+    extend.put("raftMetaData", raft);
+    extend.put("version", OperatorApi.VERSION);
+    extend.put("readyToUpgrade", true);
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("ip", m.ip());
+    out.put("port", m.port());
+    out.put("state", m.state());
+    out.put("extendInfo", extend);
+    out.put("address", m.address());
+    out.put("failAccessCnt", 0);
+    return out;
   }
 }

@@ -3,6 +3,7 @@ package dev.nacre.node.api;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
+import dev.nacre.node.http.Router;
 import java.util.Optional;
 
 /**
@@ -20,6 +21,21 @@ public interface WriteRouting {
    * the writes are idempotent, so a copy that did arrive does no harm).
    */
   Optional<ApiResponse> forward(String member, ApiRequest request);
+
+  /**
+   * The one forward-or-answer-here path of ephemeral writes and beats (v1 and v2): a request
+   * from a client goes to the member responsible for {@code service}; {@code local} answers it
+   * when that is this member, when it cannot be reached, or when the request was forwarded here.
+   */
+  default ApiResponse answerAtOwner(ServiceKey service, ApiRequest request, Router.Handler local) throws Exception {
+    if (!request.forwarded()) {
+      Optional<ApiResponse> answer = remoteOwner(service).flatMap(owner -> forward(owner, request));
+      if (answer.isPresent()) {
+        return answer.get();
+      }
+    }
+    return local.handle(request);
+  }
 
   /** Every write is answered here. */
   static WriteRouting local() {

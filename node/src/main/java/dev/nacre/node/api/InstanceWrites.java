@@ -1,0 +1,127 @@
+package dev.nacre.node.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.naming.model.Beat;
+import dev.nacre.naming.model.BeatResult;
+import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.model.InstancePatch;
+import dev.nacre.node.http.ApiRequest;
+import dev.nacre.node.http.ApiResponse;
+import dev.nacre.node.http.HttpError;
+import dev.nacre.node.http.Router;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The instance writes the v1 and v2 Open APIs share: the same parameters, the same routing of
+ * ephemeral writes and beats to the responsible member, the same calls into the registry. The
+ * APIs differ only in how they check parameters first and how they wrap answers and errors.
+ */
+public final class InstanceWrites {
+  /** Nacos' beat answer codes: known, and unknown (the client registers again). */
+  static final int BEAT_OK = 10200;
+  static final int BEAT_NOT_FOUND = 20404;
+
+  private final NamingOperations naming;
+  private final Json json;
+  private final RequestReader reader;
+  private final WriteRouting routing;
+
+  public InstanceWrites(NamingOperations naming, Json json, WriteRouting routing) {
+    this.naming = naming;
+    this.json = json;
+    this.reader = new RequestReader(json);
+    this.routing = routing;
+  }
+
+  public RequestReader reader() {
+    return reader;
+  }
+
+  /** Ephemeral writes are answered by the member responsible for the service; CP writes anywhere. */
+  public Router.Handler atOwner(Router.Handler local) {
+    return r -> reader.ephemeral(r) ? routing.answerAtOwner(reader.service(r), r, local) : local.handle(r);
+  }
+
+  /** A beat is answered by the member responsible for its service. */
+  public ApiResponse beatAtOwner(ApiRequest r) throws Exception {
+    return routing.answerAtOwner(beatOf(r).key().service(), r, this::beat);
+  }
+
+  public void register(ApiRequest r) {
+    naming.registerInstance(reader.instance(r));
+  }
+
+  public void deregister(ApiRequest r) {
+    naming.deregisterInstance(reader.instanceKey(r), reader.ephemeral(r));
+  }
+
+  /**
+   * Nacos' update: weight and enabled (defaults 1.0 and true) and, when given, metadata. For an
+   * ephemeral instance this is the operator's override, so metadata the call does not name stays
+   * the client's; a persistent instance is replaced whole, as before.
+   */
+  public void update(ApiRequest r) {
+    if (!reader.ephemeral(r)) {
+      naming.updateInstance(reader.instance(r));
+      return;
+    }
+    naming.patchInstance(reader.instanceKey(r), true, new InstancePatch(
+        Optional.of(r.doubleParam("weight").orElse(1.0)),
+        Optional.of(r.boolParam("enabled").orElse(true)),
+        Optional.empty(),
+        r.param("metadata").map(m -> json.metadata("metadata", m))));
+  }
+
+  public void patch(ApiRequest r) {
+    naming.patchInstance(reader.instanceKey(r), reader.ephemeral(r), reader.patch(r));
+  }
+
+  /** Nacos' beat answer, the same in v1 and v2 (v2 does not wrap it). */
+  private ApiResponse beat(ApiRequest r) {
+    BeatResult result = naming.beat(beatOf(r));
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("clientBeatInterval", result.clientBeatIntervalMillis());
+    body.put("code", result.found() ? BEAT_OK : BEAT_NOT_FOUND);
+    body.put("lightBeatEnabled", true);
+    return json.response(body);
+  }
+
+  private Beat beatOf(ApiRequest r) {
+    Optional<JsonNode> beatJson = r.param("beat").map(b -> json.tree("beat", b));
+    return beatJson.map(b -> fromBeatJson(r, b)).orElseGet(() -> new Beat(reader.instanceKey(r), Optional.empty()));
+  }
+
+  /** A client's full beat (ip, port, cluster, serviceName, weight, metadata) may re-create the instance. */
+  private Beat fromBeatJson(ApiRequest r, JsonNode b) {
+    if (!b.isObject()) {
+      throw HttpError.badRequest("Param 'beat' must be a JSON object.");
+    }
+    String serviceName = text(b, "serviceName").or(() -> r.param("serviceName"))
+        .orElseThrow(() -> HttpError.badRequest("Param 'serviceName' is required."));
+    String ip = text(b, "ip").or(() -> r.param("ip"))
+        .orElseThrow(() -> HttpError.badRequest("Param 'ip' is required."));
+    int port = b.hasNonNull("port") ? portOf(b.get("port"))
+        : r.intParam("port").orElseThrow(() -> HttpError.badRequest("Param 'port' is required."));
+    String cluster = text(b, "cluster").or(() -> r.param("clusterName")).orElse(InstanceKey.DEFAULT_CLUSTER);
+    InstanceKey key = new InstanceKey(reader.service(r, serviceName), cluster, ip, port);
+    double weight = b.hasNonNull("weight") ? b.get("weight").asDouble(1.0) : 1.0;
+    Instance full = new Instance(key, weight, true, true, true, json.stringMap(b.get("metadata")));
+    return new Beat(key, Optional.of(full));
+  }
+
+  private static int portOf(JsonNode node) {
+    if (!node.canConvertToInt()) {
+      throw HttpError.badRequest("Param 'beat.port' must be an integer, got " + node);
+    }
+    return node.asInt();
+  }
+
+  private static Optional<String> text(JsonNode node, String field) {
+    JsonNode v = node.get(field);
+    return v == null || v.isNull() || v.asText().isBlank() ? Optional.empty() : Optional.of(v.asText().trim());
+  }
+}

@@ -1,0 +1,128 @@
+package dev.nacre.node.api.v2;
+
+import dev.nacre.naming.api.NamingException;
+import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.model.ServiceView;
+import dev.nacre.node.api.InstanceWrites;
+import dev.nacre.node.api.Json;
+import dev.nacre.node.api.RequestReader;
+import dev.nacre.node.api.Views;
+import dev.nacre.node.http.ApiRequest;
+import dev.nacre.node.http.ApiResponse;
+import dev.nacre.node.http.Router;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * {@code /nacos/v2/ns/instance}: register, deregister, update, patch, detail, list, beat, and batch
+ * metadata edits. The writes are v1's ({@link InstanceWrites}, including the forwarding of
+ * ephemeral writes and beats to the responsible member); only checks and answers differ.
+ */
+public final class V2InstanceApi {
+  static final String BASE = "/nacos/v2/ns/instance";
+
+  private final NamingOperations naming;
+  private final InstanceWrites writes;
+  private final RequestReader reader;
+  private final V2Answers answers;
+  private final V2MetadataBatch metadataBatch;
+
+  public V2InstanceApi(NamingOperations naming, Json json, InstanceWrites writes) {
+    this.naming = naming;
+    this.writes = writes;
+    this.reader = writes.reader();
+    this.answers = new V2Answers(json);
+    this.metadataBatch = new V2MetadataBatch(naming, json, reader);
+  }
+
+  public void register(Router router) {
+    router
+        .add("POST", BASE, answers.wrap(form(writes::register)))
+        .add("DELETE", BASE, answers.wrap(form(writes::deregister)))
+        .add("PUT", BASE, answers.wrap(form(this::update)))
+        .add("PATCH", BASE, answers.wrap(this::patch))
+        .add("GET", BASE, answers.wrap(this::detail))
+        .add("GET", BASE + "/list", answers.wrap(this::list))
+        .add("PUT", BASE + "/beat", answers.wrap(this::beat))
+        .add("PUT", BASE + "/metadata/batch", answers.wrap(r -> answers.ok(metadataBatch.update(r))))
+        .add("DELETE", BASE + "/metadata/batch", answers.wrap(r -> answers.ok(metadataBatch.delete(r))));
+  }
+
+  /** Checks the instance form, then writes where v1 writes (at the responsible member). */
+  private Router.Handler form(Consumer<ApiRequest> write) {
+    Router.Handler local = r -> {
+      write.accept(r);
+      return answers.ok("ok");
+    };
+    return r -> {
+      V2Params.instanceForm(r, () -> reader.metadata(r));
+      return writes.atOwner(local).handle(r);
+    };
+  }
+
+  /** As Nacos: an unknown service is an instance error (400), an unknown instance is not found. */
+  private void update(ApiRequest r) {
+    try {
+      writes.update(r);
+    } catch (NamingException e) {
+      if (e.kind() == NamingException.Kind.NOT_FOUND && serviceMissing(r)) {
+        throw new V2Error(400, V2Code.INSTANCE_ERROR, "service not found: " + reader.service(r).groupedName()
+            + " in namespace " + reader.service(r).namespaceId() + "; register an instance or create the service first");
+      }
+      throw e;
+    }
+  }
+
+  private boolean serviceMissing(ApiRequest r) {
+    try {
+      naming.getService(reader.service(r));
+      return false;
+    } catch (NamingException e) {
+      return e.kind() == NamingException.Kind.NOT_FOUND;
+    }
+  }
+
+  /** Nacos' v2 patch answers a bare {@code ok}, not the wrapper. */
+  private ApiResponse patch(ApiRequest r) throws Exception {
+    V2Params.instanceIdentity(r);
+    V2Params.as(V2Code.INSTANCE_METADATA_ERROR, () -> reader.patch(r));
+    return writes.atOwner(x -> {
+      writes.patch(x);
+      return ApiResponse.ok();
+    }).handle(r);
+  }
+
+  private ApiResponse detail(ApiRequest r) {
+    V2Params.instanceIdentity(r);
+    InstanceKey key = reader.instanceKey(r);
+    Instance i = naming.getInstance(key);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("serviceName", key.service().groupedName());
+    m.put("ip", key.ip());
+    m.put("port", key.port());
+    m.put("clusterName", key.cluster());
+    m.put("weight", i.weight());
+    m.put("healthy", i.healthy());
+    m.put("instanceId", key.instanceId());
+    m.put("metadata", i.metadata());
+    return answers.ok(m);
+  }
+
+  /** v2 names the cluster filter {@code clusterName} (a comma-separated list, as v1's {@code clusters}). */
+  private ApiResponse list(ApiRequest r) {
+    V2Params.require(r, "serviceName", "String");
+    String clustersParam = r.has("clusterName") ? "clusterName" : "clusters";
+    ServiceView view = naming.listInstances(reader.service(r), reader.clusters(r, clustersParam),
+        r.boolParam("healthyOnly").orElse(false), reader.linearizable(r));
+    return answers.ok(Views.serviceList(view));
+  }
+
+  /** Nacos' v2 beat answers as v1 does, without the wrapper. */
+  private ApiResponse beat(ApiRequest r) throws Exception {
+    V2Params.require(r, "serviceName", "String");
+    return writes.beatAtOwner(r);
+  }
+}
