@@ -61,16 +61,21 @@ public final class ClusterApi {
     }
   }
 
-  /** A cluster as the service detail shows it. */
-  static Map<String, Object> view(ClusterInfo c) {
+  /** A cluster's health checker as Nacos writes it: its type, and the path of an HTTP check. */
+  public static Map<String, Object> checker(ClusterInfo c) {
     Map<String, Object> checker = new java.util.LinkedHashMap<>();
     checker.put("type", c.checkType().name());
     if (c.checkType() == HealthCheckType.HTTP) {
       checker.put("path", c.httpPath());
     }
+    return checker;
+  }
+
+  /** A cluster as the service detail shows it. */
+  static Map<String, Object> view(ClusterInfo c) {
     Map<String, Object> m = new java.util.LinkedHashMap<>();
     m.put("name", c.name());
-    m.put("healthChecker", checker);
+    m.put("healthChecker", checker(c));
     m.put("metadata", c.metadata());
     m.put("defaultPort", c.checkPort());
     m.put("useIPPort4Check", c.useInstancePort());

@@ -46,8 +46,7 @@ public final class OperatorApi {
 
   /** One plain line about this node, for scripts: {@code address state role leader=... term=...}. */
   private ApiResponse selfStatus(ApiRequest r) {
-    MemberView self = cluster.members().stream().filter(m -> m.address().equals(selfAddress)).findFirst()
-        .orElseThrow(() -> new IllegalStateException("this node " + selfAddress + " is not among its members"));
+    MemberView self = cluster.self(selfAddress);
     return ApiResponse.text(200, self.address() + " " + self.state() + " " + self.raftRole()
         + " leader=" + (self.raftLeader().isEmpty() ? "none" : self.raftLeader()) + " term=" + self.raftTerm() + "\n");
   }

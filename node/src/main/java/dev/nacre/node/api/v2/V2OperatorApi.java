@@ -73,7 +73,6 @@ public final class V2OperatorApi {
   }
 
   private MemberView self() {
-    return cluster.members().stream().filter(m -> m.address().equals(selfAddress)).findFirst()
-        .orElseThrow(() -> new IllegalStateException("this node " + selfAddress + " is not among its members"));
+    return cluster.self(selfAddress);
   }
 }

@@ -3,11 +3,11 @@ package dev.nacre.node.api.v2;
 import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.ClusterInfo;
-import dev.nacre.naming.model.HealthCheckType;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServicePage;
+import dev.nacre.node.api.ClusterApi;
 import dev.nacre.node.api.Json;
 import dev.nacre.node.api.RequestReader;
 import dev.nacre.node.http.ApiRequest;
@@ -141,14 +141,9 @@ public final class V2ServiceApi {
   }
 
   private static Map<String, Object> cluster(ClusterInfo c) {
-    Map<String, Object> checker = new LinkedHashMap<>();
-    checker.put("type", c.checkType().name());
-    if (c.checkType() == HealthCheckType.HTTP) {
-      checker.put("path", c.httpPath());
-    }
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("clusterName", c.name());
-    m.put("healthChecker", checker);
+    m.put("healthChecker", ClusterApi.checker(c));
     m.put("metadata", c.metadata());
     return m;
   }
