@@ -10,6 +10,7 @@ import dev.nacre.node.api.NamespaceApi;
 import dev.nacre.node.api.OperatorApi;
 import dev.nacre.node.api.ServiceApi;
 import dev.nacre.node.api.WriteRouting;
+import dev.nacre.node.api.v2.V2HealthApi;
 import dev.nacre.node.api.v2.V2InstanceApi;
 import dev.nacre.node.api.v2.V2OperatorApi;
 import dev.nacre.node.api.v2.V2ServiceApi;
@@ -34,6 +35,7 @@ final class Routes {
     // Nacos' v2 Open API: the same operations, in the {code, message, data} wrapper.
     new V2InstanceApi(naming, json, instanceWrites).register(router);
     new V2ServiceApi(naming, json).register(router);
+    new V2HealthApi(naming, json).register(router);
     new V2OperatorApi(naming, cluster, json, switches, config.address()).register(router);
   }
 

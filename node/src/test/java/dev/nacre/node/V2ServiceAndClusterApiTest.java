@@ -92,6 +92,35 @@ class V2ServiceAndClusterApiTest {
   }
 
   @Test
+  void healthOfUnprobedPersistentInstancesIsSetByHand() {
+    String health = "/nacos/v2/ns/health/instance";
+    Map<String, String> inst = Map.of("serviceName", "hand", "ip", "127.0.3.9", "port", "80");
+    ok(node.http.post("/nacos/v2/ns/instance", Map.of("serviceName", "hand", "ip", "127.0.3.9", "port", "80",
+        "ephemeral", "false")));
+    assertThat(error(node.http.put(health, withHealthy(inst, "false")), 400, 21011, "health check still running"))
+        .contains("cluster: DEFAULT");
+    assertThat(node.http.put("/nacos/v1/ns/cluster", Map.of("serviceName", "hand", "clusterName", "DEFAULT",
+        "healthChecker", "{\"type\":\"NONE\"}")).status()).isEqualTo(200);
+    assertThat(ok(node.http.put(health, withHealthy(inst, "false"))).asText()).isEqualTo("ok");
+    // The detail view (a list would apply the protection threshold and show it healthy).
+    assertThat(ok(node.http.get("/nacos/v2/ns/instance", inst)).get("healthy").asBoolean()).isFalse();
+    ok(node.http.put("/nacos/v2/ns/health", withHealthy(inst, "true")));
+    assertThat(ok(node.http.get("/nacos/v2/ns/instance", inst)).get("healthy").asBoolean()).isTrue();
+
+    error(node.http.put(health, inst), 400, 10000, "parameter missing");
+    error(node.http.put(health, Map.of("serviceName", "ghost", "ip", "127.0.3.9", "port", "80", "healthy", "true")),
+        400, 21008, "service not exist");
+    assertThat(ok(node.http.put(health, Map.of("serviceName", "hand", "ip", "127.0.3.8", "port", "80",
+        "healthy", "true"))).asText()).as("an unknown instance is left alone, as in Nacos").isEqualTo("ok");
+  }
+
+  private static Map<String, String> withHealthy(Map<String, String> m, String healthy) {
+    Map<String, String> out = new java.util.HashMap<>(m);
+    out.put("healthy", healthy);
+    return out;
+  }
+
+  @Test
   void operatorAndClusterNodes() {
     assertThat(ok(node.http.get("/nacos/v2/ns/operator/switches", Map.of())).get("name").asText())
         .contains("SWITCH_DOMAIN");

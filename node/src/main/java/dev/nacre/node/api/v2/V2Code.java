@@ -15,6 +15,7 @@ public enum V2Code {
   SERVICE_ALREADY_EXIST(21007, "service already exist"),
   SERVICE_NOT_EXIST(21008, "service not exist"),
   SERVICE_DELETE_FAILURE(21009, "service delete failure"),
+  HEALTH_CHECK_STILL_RUNNING(21011, "health check still running"),
   ILLEGAL_STATE(23000, "illegal state"),
   SERVER_ERROR(30000, "server error");
 

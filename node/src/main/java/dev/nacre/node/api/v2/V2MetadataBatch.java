@@ -61,7 +61,7 @@ final class V2MetadataBatch {
     boolean ephemeral = !PERSISTENT.equals(r.param("consistencyType", ""));
     List<String> updated = new ArrayList<>();
     for (InstanceKey key : targets(r, service, ephemeral)) {
-      Optional<Instance> current = find(key).filter(i -> i.ephemeral() == ephemeral);
+      Optional<Instance> current = V2Params.find(naming, key).filter(i -> i.ephemeral() == ephemeral);
       if (current.isEmpty()) {
         continue;
       }
@@ -95,14 +95,4 @@ final class V2MetadataBatch {
     return keys;
   }
 
-  private Optional<Instance> find(InstanceKey key) {
-    try {
-      return Optional.of(naming.getInstance(key));
-    } catch (NamingException e) {
-      if (e.kind() == NamingException.Kind.NOT_FOUND) {
-        return Optional.empty();
-      }
-      throw e;
-    }
-  }
 }

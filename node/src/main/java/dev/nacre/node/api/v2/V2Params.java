@@ -1,7 +1,12 @@
 package dev.nacre.node.api.v2;
 
+import dev.nacre.naming.api.NamingException;
+import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.HttpError;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /** Checks that v2 does before the shared readers run, so that failures carry v2's codes. */
@@ -44,6 +49,18 @@ final class V2Params {
       return read.get();
     } catch (HttpError e) {
       throw new V2Error(e.status(), code, e.getMessage());
+    }
+  }
+
+  /** The instance, empty when the registry has none with this key. */
+  static Optional<Instance> find(NamingOperations naming, InstanceKey key) {
+    try {
+      return Optional.of(naming.getInstance(key));
+    } catch (NamingException e) {
+      if (e.kind() == NamingException.Kind.NOT_FOUND) {
+        return Optional.empty();
+      }
+      throw e;
     }
   }
 }
