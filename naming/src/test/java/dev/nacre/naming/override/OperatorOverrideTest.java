@@ -197,6 +197,27 @@ class OperatorOverrideTest {
     assertThat(shown().weight()).isEqualTo(6.0);
   }
 
+  @Test
+  void aSnapshotCarriesOverridesAndLaysThemOverInstancesHeldThere() throws Exception {
+    Path snapshot = dir.resolve("snap");
+    java.nio.file.Files.createDirectories(snapshot);
+    f.ops.registerInstance(REGISTERED);
+    operatorSetsWeight5Disabled();
+    f.stateMachine.writeSnapshot(snapshot);
+    try (NamingFixture fresh = new NamingFixture(dir.resolve("fresh"))) {
+      fresh.ephemeral.putReplica(REGISTERED, "node-2", 1);
+      InstanceKey other = key("10.0.0.3", 80);
+      fresh.ops.registerInstance(new Instance(other, 1.0, true, true, true, Map.of()));
+      fresh.ops.patchInstance(other, true, new InstancePatch(Optional.of(9.0), Optional.empty(), Optional.empty(), Optional.empty()));
+      assertThat(fresh.ops.getInstance(KEY).weight()).isEqualTo(1.0);
+
+      fresh.stateMachine.installSnapshot(snapshot);
+      assertThat(fresh.ops.getInstance(KEY).weight()).isEqualTo(5.0);
+      assertThat(fresh.ops.getInstance(KEY).enabled()).isFalse();
+      assertThat(fresh.ops.getInstance(other).weight()).as("an override the snapshot lacks is gone").isEqualTo(1.0);
+    }
+  }
+
   private NamingOperation op(int i) {
     try {
       return NamingOperation.parseFrom(f.log.entries().get(i));
