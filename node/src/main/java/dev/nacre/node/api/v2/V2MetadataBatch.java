@@ -1,7 +1,6 @@
 package dev.nacre.node.api.v2;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
