@@ -25,7 +25,6 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -84,11 +83,7 @@ public final class Node implements AutoCloseable {
 
     EphemeralStore ephemeral = new EphemeralStore(config.address(), clock, index);
     naming = new RegistryOperations(config.naming(), clock, raft, index, ephemeral);
-    ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, r -> {
-      Thread t = new Thread(r, config.address() + "-timer");
-      t.setDaemon(true);
-      return t;
-    });
+    ScheduledExecutorService scheduler = new StallableScheduler(2, config.address(), hooks.timerStall());
     resources.push(scheduler::shutdownNow);
 
     WriteRouting routing = WriteRouting.local();
@@ -116,7 +111,8 @@ public final class Node implements AutoCloseable {
         new InetSocketAddress(config.bind(), config.port()),
         router,
         config.httpMaxBodyBytes(),
-        config.httpWorkerThreads());
+        config.httpWorkerThreads(),
+        hooks.clientGateOrOpen());
     resources.push(http);
     log.info("[{}] ready: HTTP on {}, Raft on {}", config.address(), http.address(), config.raftPort());
   }
