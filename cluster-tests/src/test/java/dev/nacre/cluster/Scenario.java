@@ -110,6 +110,7 @@ final class Scenario implements AutoCloseable {
   private final LocalCluster cluster;
   private final HistoryRecorder recorder = new HistoryRecorder();
   private final WorkloadClient client;
+  private final ElectionWatch elections;
   private final AtomicInteger processIds = new AtomicInteger();
   private final List<Workload> workloads = new ArrayList<>();
   private final List<LivenessChecker.CpDisruption> disruptions = new ArrayList<>();
@@ -142,6 +143,7 @@ final class Scenario implements AutoCloseable {
     }
     this.cluster = c;
     this.client = new WorkloadClient(cluster, recorder);
+    this.elections = new ElectionWatch(cluster);
   }
 
   String name() {
@@ -171,6 +173,11 @@ final class Scenario implements AutoCloseable {
 
   int size() {
     return cluster.size();
+  }
+
+  /** Time since the scenario began (before its cluster started). */
+  Duration elapsed() {
+    return Duration.ofNanos(System.nanoTime() - startNanos);
   }
 
   /** A fresh process id for a client that is not part of a {@link Workload}. */
@@ -209,11 +216,34 @@ final class Scenario implements AutoCloseable {
     return cluster.leader();
   }
 
-  /** Waits until {@code w} has had {@code more} operations acknowledged after now. */
-  void awaitAcknowledged(Workload w, int more, Duration atMost) {
+  /** Waits until {@code w} has had {@code more} operations acknowledged after now; how long it took. */
+  Duration awaitAcknowledged(Workload w, int more, Duration atMost) {
     int target = w.acknowledged() + more;
-    Polling.until(more + " more acknowledged operations of workload " + w.spec().name() + " (at "
+    return Polling.until(more + " more acknowledged operations of workload " + w.spec().name() + " (at "
         + w.acknowledged() + ")", atMost, () -> w.acknowledged() >= target, this::dump);
+  }
+
+  /** Waits for a Raft leader among {@code candidates} (an isolated old leader may still think it leads); its index. */
+  int awaitLeaderAmong(Collection<Integer> candidates, Duration atMost) {
+    int[] found = {-1};
+    Polling.until("a Raft leader among " + cluster.addresses(candidates), atMost, () -> {
+      for (int i : candidates) {
+        if (isLeader(i)) {
+          found[0] = i;
+          return true;
+        }
+      }
+      return false;
+    }, this::dump);
+    return found[0];
+  }
+
+  private boolean isLeader(int i) {
+    try {
+      return cluster.node(i).raftStatus().role().equals("LEADER");
+    } catch (IllegalStateException stopped) {
+      return false;
+    }
   }
 
   /** Every node index but those given. */
@@ -301,9 +331,14 @@ final class Scenario implements AutoCloseable {
     Map<String, Map<InstanceKey, String>> finals = new TreeMap<>();
     List<String> silent = new ArrayList<>();
     for (int i : nodes) {
+      long start = System.nanoTime();
       Optional<Map<InstanceKey, String>> state = Polling.poll(catchUp, () -> persistentState(i));
       if (state.isPresent()) {
         finals.put(cluster.address(i), state.get());
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        if (ms > 500) {
+          note("node %d answered its final linearizable read after %d ms", i, ms);
+        }
       } else {
         silent.add(cluster.address(i));
       }
@@ -329,6 +364,57 @@ final class Scenario implements AutoCloseable {
     return Optional.of(all);
   }
 
+  /**
+   * A minority never acknowledges a CP write, and says so in time: every CP write sent to one of
+   * {@code minority} that was invoked in {@code [fromNanos, toNanos]} and completed before
+   * {@code toNanos} (the heal) is not OK and completed within {@link #MINORITY_REFUSAL}; at least
+   * one was sent. Writes still running at the heal may legitimately succeed after it.
+   */
+  CheckResult checkMinorityRefuses(Collection<Integer> minority, long fromNanos, long toNanos) {
+    Set<String> nodes = cluster.addresses(minority);
+    History h = history();
+    List<dev.nacre.cluster.check.Op> writes = h.ops().stream()
+        .filter(o -> o.mode() == Mode.CP && o.kind().isWrite() && nodes.contains(o.node())
+            && o.invokeNanos() >= fromNanos && o.invokeNanos() <= toNanos && o.completeNanos() <= toNanos)
+        .toList();
+    List<String> bad = new ArrayList<>();
+    long slowest = 0;
+    for (dev.nacre.cluster.check.Op o : writes) {
+      long took = o.completeNanos() - o.invokeNanos();
+      slowest = Math.max(slowest, took);
+      if (o.outcome() == Outcome.OK) {
+        bad.add("acknowledged by the minority: " + o.describe(h.originNanos()));
+      } else if (took > MINORITY_REFUSAL.toNanos()) {
+        bad.add("refused after " + took / 1_000_000 + " ms (bound " + MINORITY_REFUSAL.toMillis() + " ms): "
+            + o.describe(h.originNanos()));
+      }
+    }
+    CheckResult r;
+    if (!bad.isEmpty()) {
+      r = new CheckResult(Verdict.fail(bad.size() + " of " + writes.size() + " CP writes to the minority "
+          + nodes + ": " + bad.get(0).lines().findFirst().orElseThrow()), bad);
+    } else if (writes.isEmpty()) {
+      r = new CheckResult(Verdict.inconclusive("no CP write was sent to the minority " + nodes
+          + " and answered during the fault"), List.of());
+    } else {
+      r = new CheckResult(Verdict.pass(writes.size() + " CP writes to the minority " + nodes
+          + " all refused, slowest in " + slowest / 1_000_000 + " ms"), List.of());
+    }
+    check("minority-refuses", r.verdict(), r.report());
+    return r;
+  }
+
+  /** Lets the workloads run for {@code d}: a phase of the scenario, not a wait for a condition. */
+  void runFor(Duration d) {
+    long end = System.nanoTime() + d.toNanos();
+    while (System.nanoTime() - end < 0) {
+      java.util.concurrent.locks.LockSupport.parkNanos(Math.min(end - System.nanoTime(), 50_000_000L));
+      if (Thread.interrupted()) {
+        throw new IllegalStateException("interrupted while running a scenario phase");
+      }
+    }
+  }
+
   /** CP writes resume within {@code bound} after each disruption; AP writes on live nodes all OK. */
   CheckResult checkLiveness(Duration bound) {
     Map<Integer, Long> open = new TreeMap<>(downSince);
@@ -348,6 +434,10 @@ final class Scenario implements AutoCloseable {
    */
   void finish() {
     stopWorkloads();
+    check("one-leader", elections.verdict(), "");
+    if (cluster.faults().dropped() > 0) {
+      note("%d calls between nodes dropped by the link faults", cluster.faults().dropped());
+    }
     if (checks.isEmpty()) {
       expect("checks", false, "the scenario ran no check");
     }
@@ -415,6 +505,9 @@ final class Scenario implements AutoCloseable {
       }
       stopWorkloads();
     } finally {
+      if (elections != null) {
+        elections.close();
+      }
       if (cluster != null) {
         cluster.close();
       }

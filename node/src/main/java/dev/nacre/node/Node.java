@@ -153,6 +153,7 @@ public final class Node implements AutoCloseable {
         .electionTimeout(config.electionTimeoutMin(), config.electionTimeoutMax())
         .requestTimeout(config.cpTimeout())
         .snapshotThreshold(config.snapshotThreshold())
+        .logSegmentSizeBytes(config.logSegmentSizeBytes())
         .build();
   }
 
