@@ -49,6 +49,7 @@ class CpLeaderScenarioTest {
   /** The leader stops; the others elect a leader and take CP writes; it restarts on its folder and catches up. */
   @Test
   @Tag("quick")
+  @Tag("seeded")
   void leaderKill() {
     try (Scenario s = Scenario.builder("leader-kill").start(dir)) {
       int leader = s.awaitLeader(Duration.ofSeconds(20));
