@@ -233,12 +233,61 @@ final class Scenario implements AutoCloseable {
     cluster.wipeNode(i);
   }
 
+  /** Stops every node and deletes every folder: the cluster starts a new Raft history (terms from 1). */
+  void wipeAll() {
+    for (int i = 0; i < size(); i++) {
+      wipe(i);
+    }
+    elections.newRaftHistory();
+  }
+
   /** Starts node i again on its folder; ends its outage. */
   void restart(int i) {
     cluster.startNode(i);
     Long from = downSince.remove(i);
     if (from != null) {
       outages.add(new LivenessChecker.NodeOutage(cluster.address(i), from, System.nanoTime()));
+    }
+  }
+
+  /**
+   * Starts the stopped nodes {@code indexes} at the same time (one thread each), as when every
+   * process of a cluster is launched together; returns once all are up.
+   */
+  void restartTogether(Collection<Integer> indexes) {
+    List<Thread> starters = new ArrayList<>();
+    List<RuntimeException> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+    for (int i : indexes) {
+      Thread t = new Thread(() -> {
+        try {
+          cluster.startNode(i);
+        } catch (RuntimeException e) {
+          errors.add(e);
+        }
+      }, "start-node-" + i);
+      starters.add(t);
+      t.start();
+    }
+    for (Thread t : starters) {
+      try {
+        t.join(60_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while starting nodes", e);
+      }
+      if (t.isAlive()) {
+        throw new IllegalStateException(t.getName() + " did not start within 60 s\n" + dump());
+      }
+    }
+    if (!errors.isEmpty()) {
+      throw errors.get(0);
+    }
+    long now = System.nanoTime();
+    for (int i : indexes) {
+      Long from = downSince.remove(i);
+      if (from != null) {
+        outages.add(new LivenessChecker.NodeOutage(cluster.address(i), from, now));
+      }
     }
   }
 
