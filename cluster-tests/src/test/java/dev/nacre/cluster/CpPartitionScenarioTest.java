@@ -53,6 +53,7 @@ class CpPartitionScenarioTest {
    */
   @Test
   @Tag("quick")
+  @Tag("seeded")
   void isolatedOldLeaderKeepsReceivingWrites() {
     try (Scenario s = Scenario.builder("isolated-old-leader").start(dir)) {
       int leader = s.awaitLeader(Duration.ofSeconds(20));

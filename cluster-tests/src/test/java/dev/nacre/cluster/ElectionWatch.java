@@ -3,6 +3,8 @@ package dev.nacre.cluster;
 import dev.nacre.cluster.check.Verdict;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.node.Node;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -19,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class ElectionWatch implements AutoCloseable {
   private final LocalCluster cluster;
-  private final Map<Long, Set<String>> leadersByTerm = new TreeMap<>();
+  /** One map per Raft history: wiping every disk starts a new one, whose terms start again at 1. */
+  private final List<Map<Long, Set<String>>> epochs = new ArrayList<>(List.of(new TreeMap<>()));
   private final CountDownLatch stop = new CountDownLatch(1);
   private final Thread thread;
   private long samples;
@@ -56,7 +59,7 @@ final class ElectionWatch implements AutoCloseable {
       RaftStatus b = n.raftStatus();
       if (b.role().equals("LEADER") && b.term() == a.term()) {
         synchronized (this) {
-          leadersByTerm.computeIfAbsent(a.term(), t -> new TreeSet<>()).add(cluster.address(i));
+          epochs.get(epochs.size() - 1).computeIfAbsent(a.term(), t -> new TreeSet<>()).add(cluster.address(i));
         }
       }
     }
@@ -65,19 +68,29 @@ final class ElectionWatch implements AutoCloseable {
     }
   }
 
+  /** Every node's Raft state was wiped: terms start again, and are judged apart from the old ones. */
+  synchronized void newRaftHistory() {
+    epochs.add(new TreeMap<>());
+  }
+
   /** Stops sampling and judges what was seen. */
-  synchronized Verdict verdict() {
+  Verdict verdict() {
     close();
-    Map<Long, Set<String>> two = new TreeMap<>();
-    leadersByTerm.forEach((term, leaders) -> {
-      if (leaders.size() > 1) {
-        two.put(term, leaders);
+    synchronized (this) {
+      List<String> two = new ArrayList<>();
+      for (int e = 0; e < epochs.size(); e++) {
+        for (Map.Entry<Long, Set<String>> term : epochs.get(e).entrySet()) {
+          if (term.getValue().size() > 1) {
+            two.add((epochs.size() > 1 ? "history " + e + " " : "") + "term " + term.getKey() + ": " + term.getValue());
+          }
+        }
       }
-    });
-    if (!two.isEmpty()) {
-      return Verdict.fail("two leaders in one term: " + two);
+      if (!two.isEmpty()) {
+        return Verdict.fail("two leaders in one term: " + two);
+      }
+      return Verdict.pass("one leader per term, in " + samples + " samples: " + String.join(" then ",
+          epochs.stream().map(Object::toString).toList()));
     }
-    return Verdict.pass(leadersByTerm.size() + " leader terms seen in " + samples + " samples: " + leadersByTerm);
   }
 
   @Override

@@ -57,48 +57,6 @@ final class Scenario implements AutoCloseable {
   /** How long a minority may take to refuse a CP write: the CP timeout (3 s) plus slack. */
   static final Duration MINORITY_REFUSAL = Duration.ofMillis(4_500);
 
-  /** Builds a scenario: name, cluster size, node settings. */
-  static final class Builder {
-    private final String name;
-    private int nodes = 3;
-    private boolean sizeFromProperty = true;
-    private final Map<String, String> settings = new LinkedHashMap<>();
-
-    private Builder(String name) {
-      this.name = name;
-    }
-
-    /** The default size; {@value #NODES} may change it (3 or more). */
-    Builder nodes(int defaultSize) {
-      this.nodes = defaultSize;
-      this.sizeFromProperty = true;
-      return this;
-    }
-
-    /** A size the scenario depends on (e.g. a 2/3 split); {@value #NODES} is ignored. */
-    Builder fixedNodes(int size) {
-      this.nodes = size;
-      this.sizeFromProperty = false;
-      return this;
-    }
-
-    /** A node setting (a {@code NodeConfig} key) for every node. */
-    Builder setting(String key, String value) {
-      settings.put(key, value);
-      return this;
-    }
-
-    /** Starts the cluster in {@code dir} (a test's {@code @TempDir}). */
-    Scenario start(Path dir) {
-      int size = sizeFromProperty ? Integer.getInteger(NODES, nodes) : nodes;
-      if (size < 3) {
-        throw new IllegalArgumentException(NODES + " must be 3 or more (a CP scenario needs a majority), was " + size);
-      }
-      long seed = Long.getLong(SEED, new Random().nextLong());
-      return new Scenario(name, size, seed, dir, settings);
-    }
-  }
-
   /** One named check and its result. */
   record Check(String name, Verdict verdict, String report) {}
 
@@ -121,11 +79,11 @@ final class Scenario implements AutoCloseable {
   private final List<String> notes = new ArrayList<>();
   private boolean finished;
 
-  static Builder builder(String name) {
-    return new Builder(name);
+  static ScenarioBuilder builder(String name) {
+    return new ScenarioBuilder(name);
   }
 
-  private Scenario(String name, int size, long seed, Path dir, Map<String, String> settings) {
+  Scenario(String name, int size, long seed, Path dir, Map<String, String> settings) {
     this.name = name;
     this.seed = seed;
     this.random = new Random(seed);
@@ -275,12 +233,61 @@ final class Scenario implements AutoCloseable {
     cluster.wipeNode(i);
   }
 
+  /** Stops every node and deletes every folder: the cluster starts a new Raft history (terms from 1). */
+  void wipeAll() {
+    for (int i = 0; i < size(); i++) {
+      wipe(i);
+    }
+    elections.newRaftHistory();
+  }
+
   /** Starts node i again on its folder; ends its outage. */
   void restart(int i) {
     cluster.startNode(i);
     Long from = downSince.remove(i);
     if (from != null) {
       outages.add(new LivenessChecker.NodeOutage(cluster.address(i), from, System.nanoTime()));
+    }
+  }
+
+  /**
+   * Starts the stopped nodes {@code indexes} at the same time (one thread each), as when every
+   * process of a cluster is launched together; returns once all are up.
+   */
+  void restartTogether(Collection<Integer> indexes) {
+    List<Thread> starters = new ArrayList<>();
+    List<RuntimeException> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+    for (int i : indexes) {
+      Thread t = new Thread(() -> {
+        try {
+          cluster.startNode(i);
+        } catch (RuntimeException e) {
+          errors.add(e);
+        }
+      }, "start-node-" + i);
+      starters.add(t);
+      t.start();
+    }
+    for (Thread t : starters) {
+      try {
+        t.join(60_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while starting nodes", e);
+      }
+      if (t.isAlive()) {
+        throw new IllegalStateException(t.getName() + " did not start within 60 s\n" + dump());
+      }
+    }
+    if (!errors.isEmpty()) {
+      throw errors.get(0);
+    }
+    long now = System.nanoTime();
+    for (int i : indexes) {
+      Long from = downSince.remove(i);
+      if (from != null) {
+        outages.add(new LivenessChecker.NodeOutage(cluster.address(i), from, now));
+      }
     }
   }
 
@@ -371,35 +378,8 @@ final class Scenario implements AutoCloseable {
    * one was sent. Writes still running at the heal may legitimately succeed after it.
    */
   CheckResult checkMinorityRefuses(Collection<Integer> minority, long fromNanos, long toNanos) {
-    Set<String> nodes = cluster.addresses(minority);
-    History h = history();
-    List<dev.nacre.cluster.check.Op> writes = h.ops().stream()
-        .filter(o -> o.mode() == Mode.CP && o.kind().isWrite() && nodes.contains(o.node())
-            && o.invokeNanos() >= fromNanos && o.invokeNanos() <= toNanos && o.completeNanos() <= toNanos)
-        .toList();
-    List<String> bad = new ArrayList<>();
-    long slowest = 0;
-    for (dev.nacre.cluster.check.Op o : writes) {
-      long took = o.completeNanos() - o.invokeNanos();
-      slowest = Math.max(slowest, took);
-      if (o.outcome() == Outcome.OK) {
-        bad.add("acknowledged by the minority: " + o.describe(h.originNanos()));
-      } else if (took > MINORITY_REFUSAL.toNanos()) {
-        bad.add("refused after " + took / 1_000_000 + " ms (bound " + MINORITY_REFUSAL.toMillis() + " ms): "
-            + o.describe(h.originNanos()));
-      }
-    }
-    CheckResult r;
-    if (!bad.isEmpty()) {
-      r = new CheckResult(Verdict.fail(bad.size() + " of " + writes.size() + " CP writes to the minority "
-          + nodes + ": " + bad.get(0).lines().findFirst().orElseThrow()), bad);
-    } else if (writes.isEmpty()) {
-      r = new CheckResult(Verdict.inconclusive("no CP write was sent to the minority " + nodes
-          + " and answered during the fault"), List.of());
-    } else {
-      r = new CheckResult(Verdict.pass(writes.size() + " CP writes to the minority " + nodes
-          + " all refused, slowest in " + slowest / 1_000_000 + " ms"), List.of());
-    }
+    CheckResult r = MinorityRefusalCheck.check(history(), cluster.addresses(minority), fromNanos, toNanos,
+        MINORITY_REFUSAL);
     check("minority-refuses", r.verdict(), r.report());
     return r;
   }
