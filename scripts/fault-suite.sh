@@ -2,11 +2,12 @@
 # Runs the fault-injection scenarios (cluster-tests, classes *ScenarioTest, JUnit tag "scenario")
 # on in-JVM clusters and prints one verdict line per scenario, then "N passed, M failed".
 #
-#   scripts/fault-suite.sh [--quick | --full] [--seed S] [--nodes 3|5] [-o] [-Dkey=value ...]
+#   scripts/fault-suite.sh [--quick | --full | --only TESTS] [--seed S] [--nodes 3|5] [-o] [-D...]
 #
 #   --quick    the scenarios tagged "quick" (the default; part of scripts/test.sh)
 #   --full     every scenario with seed S, then the scenarios tagged "seeded" (randomized ones)
 #              again with seeds S+1 and S+2
+#   --only T   the scenarios matching the surefire filter T, e.g. 'CpPartitionScenarioTest#minority*'
 #   --seed S   the seed of the clients' operation choices, the scenarios' random choices and the
 #              link faults (default: random, printed); a failing line's seed replays it
 #   --nodes N  cluster size for the scenarios that allow it (default 3; some need a fixed size)
@@ -18,15 +19,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-mode=quick; seed=""; nodes=""; maven_args=()
+mode=quick; seed=""; nodes=""; maven_args=(); only="*ScenarioTest"
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) mode=quick; shift ;;
     --full) mode=full; shift ;;
+    --only) mode=only; only=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --nodes) nodes=$2; shift 2 ;;
     -o|-D*|--offline) maven_args+=("$1"); shift ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -48,7 +50,7 @@ maven_failed=0
 run() {
   local groups=$1 s=$2 log="$results/maven-$1-$2.log"
   local args=(-B -pl cluster-tests -am verify
-    "-Dtest=*ScenarioTest" -Dsurefire.failIfNoSpecifiedTests=false
+    "-Dtest=$only" -Dsurefire.failIfNoSpecifiedTests=false
     -Dscenario.excluded= "-Dgroups=$groups"
     "-Dnacre.suite.seed=$s" "-Dnacre.faults.seed=$s" "-Dnacre.suite.results=$PWD/$results")
   if [ -n "$nodes" ]; then
@@ -67,6 +69,8 @@ run() {
 start=$(date +%s)
 if [ "$mode" = quick ]; then
   run quick "$seed"
+elif [ "$mode" = only ]; then
+  run scenario "$seed"
 else
   run scenario "$seed"
   run seeded $((seed + 1))
@@ -81,7 +85,7 @@ cat "$verdicts"
 passed=$(grep -c '^SCENARIO .* PASS ops=' "$verdicts" || true)
 not_passed=$(grep -vc '^SCENARIO .* PASS ops=' "$verdicts" || true)
 # A scenario that started but wrote no verdict (the JVM died, a timeout killed it) counts as failed.
-missing=$(awk 'FNR == NR { if ($1 == "SCENARIO") seen[$2 " " $3 " " $4]++; next }
+missing=$(awk 'FILENAME == ARGV[1] { if ($1 == "SCENARIO") seen[$2 " " $3 " " $4]++; next }
                $1 == "START" { key = $2 " " $3 " " $4; if (seen[key] > 0) seen[key]--; else print key }' \
           "$verdicts" "$started")
 if [ -n "$missing" ]; then

@@ -4,7 +4,7 @@
 #   cluster-tests/planted/try.sh PATCH TESTS [SEED] [-o]
 #
 #   PATCH  one of cluster-tests/planted/*.patch
-#   TESTS  a surefire -Dtest filter, e.g. 'CpPartitionScenarioTest#isolatedOldLeaderKeepsReceivingWrites'
+#   TESTS  scenarios for scripts/fault-suite.sh --only, e.g. 'CpPartitionScenarioTest#isolatedOldLeaderKeepsReceivingWrites'
 #   SEED   the scenario seed (default 7)
 #   -o     Maven offline
 #
@@ -25,12 +25,14 @@ trap cleanup EXIT
 cd "$scratch/wt"
 git apply "$patch"
 echo "planted $name; running $tests with seed $seed"
-mvn -B ${offline[@]+"${offline[@]}"} -pl cluster-tests -am verify "-Dtest=$tests" \
-  -Dsurefire.failIfNoSpecifiedTests=false -Dscenario.excluded= \
-  "-Dnacre.suite.seed=$seed" "-Dnacre.faults.seed=$seed" > maven.log 2>&1 || true
+status=0
+bash scripts/fault-suite.sh --only "$tests" --seed "$seed" ${offline[@]+"${offline[@]}"} || status=$?
 rm -rf "$results"; mkdir -p "$results"
-cp maven.log "$results/"
 cp -r cluster-tests/target/fault-suite/. "$results/" 2>/dev/null || true
-cat "$results/verdicts.log" 2>/dev/null || { echo "no verdict; see $results/maven.log"; exit 1; }
 echo "reports: $results"
-grep -q ' FAIL ' "$results/verdicts.log"
+if [ "$status" -ne 0 ] && grep -q ' FAIL ' "$results/verdicts.log" 2>/dev/null; then
+  echo "caught: the suite failed on the planted bug"
+  exit 0
+fi
+echo "NOT caught: the suite passed (or produced no verdict) with the planted bug"
+exit 1

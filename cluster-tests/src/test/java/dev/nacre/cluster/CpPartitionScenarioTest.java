@@ -84,6 +84,7 @@ class CpPartitionScenarioTest {
       s.note("during the cut: leader %d, terms %s", s.cluster().leader(), terms(s));
 
       s.cluster().faults().heal();
+      s.disruption("heal: node " + deaf + " catches up", List.of(deaf));
       s.awaitAcknowledged(w, 20, Duration.ofSeconds(20));
       w.stop();
       onRest.stop();
@@ -121,6 +122,8 @@ class CpPartitionScenarioTest {
 
     long heal = System.nanoTime();
     s.cluster().faults().heal();
+    // Catching up is liveness too: the minority takes CP writes again within the same bound.
+    s.disruption("heal: nodes " + minority + " catch up", minority);
     Duration back = s.awaitAcknowledged(onMinority, 5, Duration.ofSeconds(30));
     s.note("the minority's clients had 5 operations acknowledged %d ms after the heal", back.toMillis());
     s.awaitAcknowledged(onMajority, 10, Duration.ofSeconds(20));
