@@ -39,7 +39,7 @@ class PausedLeaderTest {
       assertThat(c.http(old).post(NS + "/instance", persistent("127.0.8.1")).status()).isEqualTo(200);
       long oldTerm = c.node(old).raftStatus().term();
 
-      Duration pause = Duration.ofSeconds(6);
+      Duration pause = Duration.ofSeconds(8);
       long pausedAt = System.nanoTime();
       c.pause(old, pause);
       CompletableFuture<Http.Response> held = CompletableFuture.supplyAsync(

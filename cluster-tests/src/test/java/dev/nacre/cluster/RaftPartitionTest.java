@@ -96,7 +96,7 @@ class RaftPartitionTest {
       awaitLeader(c);
       int paused = c.leader();
       int other = (paused + 1) % 3;
-      c.pause(paused, Duration.ofSeconds(3));
+      c.pause(paused, Duration.ofSeconds(6));
       await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).ignoreExceptions().until(() ->
           c.http(other).post(NS + "/instance", persistent("paused", "127.0.7.20")).status() == 200);
       // In-process: over HTTP the paused node's answer would wait for the end of the pause.
