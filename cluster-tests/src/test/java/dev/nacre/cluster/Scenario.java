@@ -133,6 +133,11 @@ final class Scenario implements AutoCloseable {
     return cluster.size();
   }
 
+  /** When the scenario began (before its cluster started), in {@link System#nanoTime()}. */
+  long startNanos() {
+    return startNanos;
+  }
+
   /** Time since the scenario began (before its cluster started). */
   Duration elapsed() {
     return Duration.ofNanos(System.nanoTime() - startNanos);
