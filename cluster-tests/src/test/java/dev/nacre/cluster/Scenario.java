@@ -443,6 +443,7 @@ final class Scenario implements AutoCloseable {
     notes.forEach(n -> report.append("  note: ").append(n).append('\n'));
     finished = true;
     log.verdict(line);
+    log.report(report.toString());
     System.out.print(report);
     if (!status.equals("PASS")) {
       String dump = dump();
