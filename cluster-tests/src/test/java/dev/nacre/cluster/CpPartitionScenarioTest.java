@@ -118,7 +118,8 @@ class CpPartitionScenarioTest {
         () -> s.history().ops().stream().filter(o -> o.mode() == Mode.CP && o.kind().isWrite()
             && o.invokeNanos() >= cut && o.completeNanos() != Long.MAX_VALUE
             && s.cluster().addresses(minority).contains(o.node())).count() >= wanted, s::dump);
-    s.note("during the partition: terms %s", terms(s));
+    s.note("during the partition (cut at +%.1fs, healing at +%.1fs): terms %s", (cut - s.startNanos()) / 1e9,
+        s.elapsed().toMillis() / 1e3, terms(s));
 
     long heal = System.nanoTime();
     s.cluster().faults().heal();

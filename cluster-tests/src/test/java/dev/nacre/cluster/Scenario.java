@@ -133,6 +133,11 @@ final class Scenario implements AutoCloseable {
     return cluster.size();
   }
 
+  /** When the scenario began (before its cluster started), in {@link System#nanoTime()}. */
+  long startNanos() {
+    return startNanos;
+  }
+
   /** Time since the scenario began (before its cluster started). */
   Duration elapsed() {
     return Duration.ofNanos(System.nanoTime() - startNanos);
@@ -438,6 +443,7 @@ final class Scenario implements AutoCloseable {
     notes.forEach(n -> report.append("  note: ").append(n).append('\n'));
     finished = true;
     log.verdict(line);
+    log.report(report.toString());
     System.out.print(report);
     if (!status.equals("PASS")) {
       String dump = dump();

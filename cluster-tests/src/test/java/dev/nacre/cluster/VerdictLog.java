@@ -28,6 +28,11 @@ final class VerdictLog {
     append("verdicts.log", line + "\n");
   }
 
+  /** The verdict line with every check's report and the notes, for passing scenarios too. */
+  void report(String text) {
+    append("reports.log", text + "\n");
+  }
+
   void failure(String name, long seed, String text) {
     try {
       Files.createDirectories(dir);
