@@ -42,10 +42,24 @@ final class LinkFaults implements LinkFilter {
   private final Random random;
   private final long seed;
   private final AtomicLong dropped = new AtomicLong();
+  private final Pauses pauses;
 
   LinkFaults(long seed) {
+    this(seed, new Pauses());
+  }
+
+  /**
+   * @param pauses members whose calls, both those they send and those they receive, are held
+   *     until they wake (a cut or a loss on the link still drops them first)
+   */
+  LinkFaults(long seed, Pauses pauses) {
     this.seed = seed;
     this.random = new Random(seed);
+    this.pauses = pauses;
+  }
+
+  Pauses pauses() {
+    return pauses;
   }
 
   long seed() {
@@ -128,6 +142,19 @@ final class LinkFaults implements LinkFilter {
 
   @Override
   public Decision decide(String from, String to) {
+    Decision d = decideLink(from, to);
+    if (d.dropped()) {
+      return d;
+    }
+    Duration paused = pauses.remaining(from);
+    Duration pausedTo = pauses.remaining(to);
+    if (pausedTo.compareTo(paused) > 0) {
+      paused = pausedTo;
+    }
+    return paused.isZero() ? d : Decision.delay(d.delay().plus(paused));
+  }
+
+  private Decision decideLink(String from, String to) {
     Decision d;
     synchronized (this) {
       Fault f = faults.get(new Link(from, to));
@@ -151,6 +178,6 @@ final class LinkFaults implements LinkFilter {
 
   @Override
   public synchronized String toString() {
-    return "LinkFaults(seed " + seed + ") " + faults;
+    return "LinkFaults(seed " + seed + ") " + faults + " " + pauses;
   }
 }

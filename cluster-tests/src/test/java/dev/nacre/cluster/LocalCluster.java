@@ -22,9 +22,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -42,12 +39,9 @@ final class LocalCluster implements AutoCloseable {
   private final List<Node> nodes = new ArrayList<>();
   private final Map<String, String> settings;
   private final LinkFaults faults;
+  private final Pauses pauses = new Pauses();
+  private final ClientFaults clientFaults = new ClientFaults(pauses);
   private final List<AutoCloseable> raftHooks = new ArrayList<>();
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "local-cluster-faults");
-    t.setDaemon(true);
-    return t;
-  });
 
   private LocalCluster(Path root, int size, Map<String, String> overrides) {
     this.root = root;
@@ -73,7 +67,7 @@ final class LocalCluster implements AutoCloseable {
     }
     long seed = Long.getLong("nacre.faults.seed", new java.util.Random().nextLong());
     System.out.printf("LocalCluster faults seed %d (replay with -Dnacre.faults.seed=%d)%n", seed, seed);
-    this.faults = new LinkFaults(seed);
+    this.faults = new LinkFaults(seed, pauses);
     for (int i = 0; i < size; i++) {
       raftHooks.add(RaftLinkHooks.register(peerId(address(i)), address(i), faults));
     }
@@ -132,7 +126,7 @@ final class LocalCluster implements AutoCloseable {
     if (nodes.get(i) != null) {
       throw new IllegalStateException("node " + i + " is running");
     }
-    nodes.set(i, Node.start(config(i), NodeHooks.withLinkFilter(faults)));
+    nodes.set(i, Node.start(config(i), NodeHooks.withLinkFilter(faults).andClientGate(clientFaults).andTimerStall(pauses)));
   }
 
   /** Stops node i: its servers close, its memory is gone; its folder stays. */
@@ -210,6 +204,18 @@ final class LocalCluster implements AutoCloseable {
     return out;
   }
 
+  /**
+   * As {@link #hosts}, read in this JVM from node i's registry (public namespace, default group):
+   * it works while the node is paused or cut off from clients, where HTTP would be held or reset.
+   */
+  List<String> hostsInProcess(int i, String service) {
+    var key = new dev.nacre.naming.model.ServiceKey("public", "DEFAULT_GROUP", service);
+    List<String> out = new ArrayList<>();
+    node(i).naming().allInstances(key).forEach(in -> out.add(in.key().ip() + ":" + in.key().port()));
+    out.sort(String::compareTo);
+    return out;
+  }
+
   /** The faults on the links between this cluster's members (peer gRPC and Raft). */
   LinkFaults faults() {
     return faults;
@@ -242,13 +248,39 @@ final class LocalCluster implements AutoCloseable {
   }
 
   /**
-   * Cuts every link of node i for {@code duration}, then heals them: what its peers see of a
-   * GC-like stall. Its own timers keep running (it may start elections and time out writes), so
-   * this is a partition with a deadline, not a frozen process.
+   * Pauses node i for {@code duration}, as a long GC pause would: every call it sends or receives
+   * (peer gRPC and Raft) and every client request and answer is held, not dropped, and delivered
+   * when it wakes; its own timers (pings, Distro verify, heartbeat scans, probes) wait too.
+   * Ratis' internal timers keep running (see FAULTS.md). Returns at once; the pause ends by
+   * itself.
    */
   void pause(int i, Duration duration) {
-    isolate(i);
-    timer.schedule(() -> faults.healMember(address(i)), duration.toMillis(), TimeUnit.MILLISECONDS);
+    pauses.pause(address(i), duration);
+  }
+
+  boolean isPaused(int i) {
+    return pauses.isPaused(address(i));
+  }
+
+  /** Clients can no longer reach node i (requests and answers dropped); its peers still can. */
+  void isolateFromClients(int i) {
+    clientFaults.isolate(address(i));
+  }
+
+  /** Clients reach node i again. */
+  void healClients(int i) {
+    clientFaults.heal(address(i));
+  }
+
+  /** The faults on client traffic into this cluster's members. */
+  ClientFaults clientFaults() {
+    return clientFaults;
+  }
+
+  /** Removes every link and client fault; running pauses end at their deadline. */
+  void healAll() {
+    faults.heal();
+    clientFaults.heal();
   }
 
   /** What every running node says of itself, for failure messages. */
@@ -259,13 +291,12 @@ final class LocalCluster implements AutoCloseable {
       b.append("node ").append(i).append(' ').append(address(i)).append(": ")
           .append(n == null ? "stopped" : n.raftStatus()).append('\n');
     }
-    b.append(faults).append('\n');
+    b.append(faults).append('\n').append(clientFaults).append('\n');
     return b.toString();
   }
 
   @Override
   public void close() {
-    timer.shutdownNow();
     for (int i = nodes.size() - 1; i >= 0; i--) {
       stopNode(i);
     }

@@ -26,7 +26,6 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -85,11 +84,7 @@ public final class Node implements AutoCloseable {
 
     EphemeralStore ephemeral = new EphemeralStore(config.address(), clock, index);
     naming = new RegistryOperations(config.naming(), clock, raft, index, ephemeral);
-    ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, r -> {
-      Thread t = new Thread(r, config.address() + "-timer");
-      t.setDaemon(true);
-      return t;
-    });
+    ScheduledExecutorService scheduler = new StallableScheduler(2, config.address(), hooks.timerStall());
     resources.push(scheduler::shutdownNow);
 
     WriteRouting routing = WriteRouting.local();
@@ -119,7 +114,8 @@ public final class Node implements AutoCloseable {
         new InetSocketAddress(config.bind(), config.port()),
         router,
         config.httpMaxBodyBytes(),
-        config.httpWorkerThreads());
+        config.httpWorkerThreads(),
+        hooks.clientGateOrOpen());
     resources.push(http);
     log.info("[{}] ready: HTTP on {}, Raft on {}", config.address(), http.address(), config.raftPort());
   }
@@ -160,6 +156,7 @@ public final class Node implements AutoCloseable {
         .electionTimeout(config.electionTimeoutMin(), config.electionTimeoutMax())
         .requestTimeout(config.cpTimeout())
         .snapshotThreshold(config.snapshotThreshold())
+        .logSegmentSizeBytes(config.logSegmentSizeBytes())
         .build();
   }
 

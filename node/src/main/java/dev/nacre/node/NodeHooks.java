@@ -1,6 +1,7 @@
 package dev.nacre.node;
 
 import dev.nacre.node.cluster.LinkFilter;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -9,17 +10,41 @@ import java.util.Optional;
  *
  * @param linkFilter consulted for every call arriving on the peer port (Distro, pings,
  *     forwarding); absent in production
+ * @param clientGate consulted for every client request and answer (HTTP Open API; the client
+ *     gRPC port through a server interceptor); absent in production, which passes everything
+ * @param timerStall consulted by the node's timer threads before each periodic task; absent in
+ *     production
  */
-public record NodeHooks(Optional<LinkFilter> linkFilter) {
+public record NodeHooks(Optional<LinkFilter> linkFilter, Optional<ClientGate> clientGate,
+    Optional<TimerStall> timerStall) {
   public NodeHooks {
-    java.util.Objects.requireNonNull(linkFilter, "linkFilter");
+    Objects.requireNonNull(linkFilter, "linkFilter");
+    Objects.requireNonNull(clientGate, "clientGate");
+    Objects.requireNonNull(timerStall, "timerStall");
   }
 
   public static NodeHooks none() {
-    return new NodeHooks(Optional.empty());
+    return new NodeHooks(Optional.empty(), Optional.empty(), Optional.empty());
   }
 
   public static NodeHooks withLinkFilter(LinkFilter filter) {
-    return new NodeHooks(Optional.of(filter));
+    return none().andLinkFilter(filter);
+  }
+
+  public NodeHooks andLinkFilter(LinkFilter filter) {
+    return new NodeHooks(Optional.of(filter), clientGate, timerStall);
+  }
+
+  public NodeHooks andClientGate(ClientGate gate) {
+    return new NodeHooks(linkFilter, Optional.of(gate), timerStall);
+  }
+
+  public NodeHooks andTimerStall(TimerStall stall) {
+    return new NodeHooks(linkFilter, clientGate, Optional.of(stall));
+  }
+
+  /** The gate to apply to client traffic: the hook, or {@link ClientGate#OPEN}. */
+  public ClientGate clientGateOrOpen() {
+    return clientGate.orElse(ClientGate.OPEN);
   }
 }

@@ -32,6 +32,7 @@ public record NodeConfig(
     Duration electionTimeoutMin,
     Duration electionTimeoutMax,
     long snapshotThreshold,
+    long logSegmentSizeBytes,
     NamingConfig naming,
     ClusterSettings cluster) {
 
@@ -46,6 +47,8 @@ public record NodeConfig(
   public static final String ELECTION_MIN = "nacre.raft.election-timeout-min-ms";
   public static final String ELECTION_MAX = "nacre.raft.election-timeout-max-ms";
   public static final String SNAPSHOT_THRESHOLD = "nacre.raft.snapshot-threshold";
+  /** Size at which a Raft log segment is closed; only closed segments are purged after a snapshot. */
+  public static final String LOG_SEGMENT_SIZE = "nacre.raft.log-segment-bytes";
   public static final String HEARTBEAT_SCAN = "nacre.naming.heartbeat.scan-ms";
   public static final String BEAT_INTERVAL = "nacre.naming.beat-interval-ms";
   public static final String HEARTBEAT_TIMEOUT = "nacre.naming.heartbeat-timeout-ms";
@@ -134,6 +137,7 @@ public record NodeConfig(
         millis(s, ELECTION_MIN, RaftConfig.DEFAULT_ELECTION_TIMEOUT_MIN),
         millis(s, ELECTION_MAX, RaftConfig.DEFAULT_ELECTION_TIMEOUT_MAX),
         s.longValue(SNAPSHOT_THRESHOLD, RaftConfig.DEFAULT_SNAPSHOT_THRESHOLD, 1, Long.MAX_VALUE),
+        s.longValue(LOG_SEGMENT_SIZE, RaftConfig.DEFAULT_LOG_SEGMENT_SIZE_BYTES, 1024, 1L << 30),
         naming,
         clusterSettings);
     Set<String> unknown = s.unknownKeys("nacre.");

@@ -1,9 +1,11 @@
 package dev.nacre.node.http;
 
+import dev.nacre.node.ClientGate;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * Turns a decoded request into an {@link ApiRequest}, runs its handler off the event loop (handlers
  * may wait for a Raft commit) and writes the answer. Every failure becomes a status with a
  * message; nothing a client sends can kill the connection handler or the node.
+ *
+ * <p>The {@link ClientGate} sees every request before anything else and every answer before it is
+ * written: a dropped one resets the connection (RST, no response bytes), a held one is handled or
+ * written later from the connection's event loop, without blocking it.
  */
 @Sharable
 final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -37,14 +44,42 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
 
   private final Router router;
   private final ExecutorService workers;
+  private final String self;
+  private final ClientGate gate;
 
-  HttpDispatcher(Router router, ExecutorService workers) {
+  HttpDispatcher(Router router, ExecutorService workers, String self, ClientGate gate) {
     this.router = router;
     this.workers = workers;
+    this.self = self;
+    this.gate = gate;
   }
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+    ClientGate.Decision d = gate.decide(self);
+    switch (d.action()) {
+      case PASS -> serve(ctx, request);
+      case DROP -> reset(ctx);
+      case HOLD -> {
+        request.retain();
+        ctx.executor().schedule(() -> {
+          try {
+            serve(ctx, request);
+          } finally {
+            request.release();
+          }
+        }, d.hold().toNanos(), TimeUnit.NANOSECONDS);
+      }
+    }
+  }
+
+  /** Ends the connection as a vanished process would: a TCP reset, no answer. */
+  private static void reset(ChannelHandlerContext ctx) {
+    ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
+    ctx.close();
+  }
+
+  private void serve(ChannelHandlerContext ctx, FullHttpRequest request) {
     boolean keepAlive = HttpUtil.isKeepAlive(request);
     if (!request.decoderResult().isSuccess()) {
       write(ctx, decodeFailure(request.decoderResult().cause()), false);
@@ -95,7 +130,17 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     return new ApiRequest(request.method().name(), uri.path(), params, body, false);
   }
 
-  private static void write(ChannelHandlerContext ctx, ApiResponse response, boolean keepAlive) {
+  private void write(ChannelHandlerContext ctx, ApiResponse response, boolean keepAlive) {
+    ClientGate.Decision d = gate.decide(self);
+    switch (d.action()) {
+      case PASS -> writeNow(ctx, response, keepAlive);
+      case DROP -> reset(ctx);
+      case HOLD -> ctx.executor().schedule(
+          () -> writeNow(ctx, response, keepAlive), d.hold().toNanos(), TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private static void writeNow(ChannelHandlerContext ctx, ApiResponse response, boolean keepAlive) {
     FullHttpResponse http = new DefaultFullHttpResponse(
         HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(response.status()), Unpooled.wrappedBuffer(response.body()));
     http.headers().set(HttpHeaderNames.CONTENT_TYPE, response.contentType());

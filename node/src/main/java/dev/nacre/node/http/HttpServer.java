@@ -1,5 +1,6 @@
 package dev.nacre.node.http;
 
+import dev.nacre.node.ClientGate;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -52,6 +53,17 @@ public final class HttpServer implements AutoCloseable {
   public static HttpServer start(
       String name, InetSocketAddress address, Router router, int maxBodyBytes, int workerThreads)
       throws InterruptedException {
+    return start(name, address, router, maxBodyBytes, workerThreads, ClientGate.OPEN);
+  }
+
+  /**
+   * As above, with every request and answer passing {@code gate} first (fault injection in
+   * tests; {@link ClientGate#OPEN} in production).
+   *
+   * @param name the node's member address: the log prefix, and what the gate is asked about
+   */
+  public static HttpServer start(String name, InetSocketAddress address, Router router,
+      int maxBodyBytes, int workerThreads, ClientGate gate) throws InterruptedException {
     AtomicInteger seq = new AtomicInteger();
     ThreadPoolExecutor workers = new ThreadPoolExecutor(
         workerThreads, workerThreads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(4096),
@@ -62,7 +74,7 @@ public final class HttpServer implements AutoCloseable {
         });
     EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     EventLoopGroup io = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
-    HttpDispatcher dispatcher = new HttpDispatcher(router, workers);
+    HttpDispatcher dispatcher = new HttpDispatcher(router, workers, name, gate);
     try {
       Channel channel = new ServerBootstrap()
           .group(boss, io)
