@@ -50,6 +50,7 @@ public final class RegistryOperations implements NamingOperations {
   private final CpWriter cp;
   private final NamingValidator validator;
   private final CatalogOperations catalog;
+  private final ClientInstances clients;
 
   public RegistryOperations(
       NamingConfig config, Clock clock, ReplicatedLog log, RegistryIndex index, EphemeralStore ephemeral) {
@@ -60,6 +61,7 @@ public final class RegistryOperations implements NamingOperations {
     this.cp = new CpWriter(log, config.cpWriteTimeout());
     this.validator = new NamingValidator(config);
     this.catalog = new CatalogOperations(index, cp, validator);
+    this.clients = new ClientInstances(ephemeral, validator);
   }
 
   @Override
@@ -224,6 +226,28 @@ public final class RegistryOperations implements NamingOperations {
       ephemeralCount += service.instances().size() - persistent;
     }
     return new RegistryCounts(services, ephemeralCount, persistentCount);
+  }
+
+  @Override
+  public void registerClientInstance(String clientId, Instance instance) {
+    clients.register(clientId, instance);
+  }
+
+  @Override
+  public void replaceClientInstances(String clientId, ServiceKey service, List<Instance> instances) {
+    clients.replace(clientId, service, instances);
+  }
+
+  @Override
+  public void deregisterClientInstance(String clientId, InstanceKey key) {
+    if (!clients.deregister(clientId, key)) {
+      deregisterInstance(key, true);
+    }
+  }
+
+  @Override
+  public int removeClient(String clientId) {
+    return clients.removeClient(clientId);
   }
 
   private Instance existing(InstanceKey key, boolean ephemeralKind) {
