@@ -14,6 +14,8 @@ import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.node.api.MemberView;
 import dev.nacre.node.api.WriteRouting;
 import dev.nacre.node.cluster.ClusterServices;
+import dev.nacre.node.client.ClientConnections;
+import dev.nacre.node.client.ClientGrpcServer;
 import dev.nacre.node.cluster.MemberState;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.http.HttpServer;
@@ -47,6 +49,7 @@ public final class Node implements AutoCloseable {
   private NamingOperations naming;
   private ClusterServices cluster;
   private HttpServer http;
+  private ClientGrpcServer clientGrpc;
 
   private Node(NodeConfig config, NodeHooks hooks) {
     this.config = config;
@@ -118,7 +121,13 @@ public final class Node implements AutoCloseable {
         config.httpMaxBodyBytes(),
         config.httpWorkerThreads());
     resources.push(http);
-    log.info("[{}] ready: HTTP on {}, Raft on {}", config.address(), http.address(), config.raftPort());
+    // Last to start, first to stop: clients are told to move before anything else goes away.
+    clientGrpc = ClientGrpcServer.start(config.address(),
+        new InetSocketAddress(config.bind(), config.clientGrpcPort()), config.client(), naming,
+        java.util.Optional.empty(), clock, scheduler, config.client().metadataMaxLength());
+    resources.push(clientGrpc);
+    log.info("[{}] ready: HTTP on {}, Nacos clients on {}, Raft on {}", config.address(), http.address(),
+        clientGrpc.port(), config.raftPort());
   }
 
   /**
@@ -195,6 +204,11 @@ public final class Node implements AutoCloseable {
 
   public NamingOperations naming() {
     return naming;
+  }
+
+  /** The Nacos 2.x client connections of this node (gRPC, port P+1000). */
+  public ClientConnections clientConnections() {
+    return clientGrpc.connections();
   }
 
   public RaftStatus raftStatus() {

@@ -33,7 +33,8 @@ public record NodeConfig(
     Duration electionTimeoutMax,
     long snapshotThreshold,
     NamingConfig naming,
-    ClusterSettings cluster) {
+    ClusterSettings cluster,
+    ClientSettings client) {
 
   public static final String HOST = "nacre.host";
   public static final String BIND = "nacre.bind";
@@ -60,6 +61,10 @@ public record NodeConfig(
   public static final String DISTRO_BATCH = "nacre.distro.batch-size";
   public static final String DISTRO_VERIFY = "nacre.distro.verify-ms";
   public static final String DISTRO_GRACE = "nacre.distro.owner-grace-ms";
+  public static final String CLIENT_IDLE = "nacre.client.idle-before-detection-ms";
+  public static final String CLIENT_DETECTION_TIMEOUT = "nacre.client.detection-timeout-ms";
+  public static final String CLIENT_PUSH_TIMEOUT = "nacre.client.push-timeout-ms";
+  public static final String CLIENT_METADATA_MAX = "nacre.client.metadata.max-length";
 
   public NodeConfig {
     members = List.copyOf(members);
@@ -89,6 +94,11 @@ public record NodeConfig(
 
   public int raftPort() {
     return port - 1000;
+  }
+
+  /** Port of the Nacos 2.x client gRPC protocol: P+1000, as every Nacos client derives it. */
+  public int clientGrpcPort() {
+    return port + 1000;
   }
 
   /** Reads and validates settings; throws {@link IllegalArgumentException} naming the bad key. */
@@ -124,6 +134,12 @@ public record NodeConfig(
         millis(s, PING_PERIOD, Duration.ofSeconds(1)),
         s.integer(PINGS_TO_DOWN, 3, 1, 100),
         distro);
+    ClientSettings clientDefaults = ClientSettings.defaults();
+    ClientSettings client = new ClientSettings(
+        millis(s, CLIENT_IDLE, clientDefaults.idleBeforeDetection()),
+        millis(s, CLIENT_DETECTION_TIMEOUT, clientDefaults.detectionTimeout()),
+        millis(s, CLIENT_PUSH_TIMEOUT, clientDefaults.pushTimeout()),
+        s.integer(CLIENT_METADATA_MAX, clientDefaults.metadataMaxLength(), 1, 1 << 20));
     NodeConfig config = new NodeConfig(
         host, bind, port, dataDir, members,
         s.integer(HTTP_MAX_BODY, 1 << 20, 1024, 64 << 20),
@@ -133,7 +149,8 @@ public record NodeConfig(
         millis(s, ELECTION_MAX, RaftConfig.DEFAULT_ELECTION_TIMEOUT_MAX),
         s.longValue(SNAPSHOT_THRESHOLD, RaftConfig.DEFAULT_SNAPSHOT_THRESHOLD, 1, Long.MAX_VALUE),
         naming,
-        clusterSettings);
+        clusterSettings,
+        client);
     Set<String> unknown = s.unknownKeys("nacre.");
     if (!unknown.isEmpty()) {
       throw new IllegalArgumentException("unknown settings " + unknown + "; see conf/nacre.properties.example for the keys");
