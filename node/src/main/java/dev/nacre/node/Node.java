@@ -10,6 +10,8 @@ import dev.nacre.naming.health.PersistentHealthProber;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.operations.RegistryOperations;
 import dev.nacre.naming.persistent.NamingStateMachine;
+import dev.nacre.naming.push.PushService;
+import dev.nacre.naming.push.Subscriptions;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.node.api.MemberView;
 import dev.nacre.node.api.WriteRouting;
@@ -47,6 +49,7 @@ public final class Node implements AutoCloseable {
   private NamingOperations naming;
   private ClusterServices cluster;
   private HttpServer http;
+  private PushService push;
 
   private Node(NodeConfig config, NodeHooks hooks) {
     this.config = config;
@@ -84,6 +87,7 @@ public final class Node implements AutoCloseable {
 
     EphemeralStore ephemeral = new EphemeralStore(config.address(), clock, index);
     naming = new RegistryOperations(config.naming(), clock, raft, index, ephemeral);
+    startPush(clock, index);
     ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, r -> {
       Thread t = new Thread(r, config.address() + "-timer");
       t.setDaemon(true);
@@ -119,6 +123,15 @@ public final class Node implements AutoCloseable {
         config.httpWorkerThreads());
     resources.push(http);
     log.info("[{}] ready: HTTP on {}, Raft on {}", config.address(), http.address(), config.raftPort());
+  }
+
+  /** Pushes every change of the index to the subscribers of this node's clients. */
+  private void startPush(Clock clock, RegistryIndex index) {
+    push = new PushService(config.address(), config.push(), clock,
+        (service, clusters) -> naming.listInstances(service, clusters, false, false));
+    resources.push(push);
+    index.addListener(push);
+    resources.push(() -> index.removeListener(push));
   }
 
   /**
@@ -195,6 +208,11 @@ public final class Node implements AutoCloseable {
 
   public NamingOperations naming() {
     return naming;
+  }
+
+  /** Where the client transports (gRPC streams, UDP) subscribe their clients for pushes. */
+  public Subscriptions subscriptions() {
+    return push;
   }
 
   public RaftStatus raftStatus() {
