@@ -20,6 +20,7 @@ import dev.nacre.node.cluster.MemberState;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.http.HttpServer;
 import dev.nacre.node.http.Router;
+import dev.nacre.node.udp.UdpSubscriptions;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayDeque;
@@ -50,6 +51,7 @@ public final class Node implements AutoCloseable {
   private ClusterServices cluster;
   private HttpServer http;
   private PushService push;
+  private UdpSubscriptions udp;
 
   private Node(NodeConfig config, NodeHooks hooks) {
     this.config = config;
@@ -76,7 +78,7 @@ public final class Node implements AutoCloseable {
     }
   }
 
-  private void startParts() throws InterruptedException {
+  private void startParts() throws InterruptedException, java.io.IOException {
     log.info("[{}] starting with {}", config.address(), config);
     Clock clock = Clock.systemUTC();
     RegistryIndex index = new RegistryIndex();
@@ -103,7 +105,10 @@ public final class Node implements AutoCloseable {
       routing = cluster.forwarder();
       probesHere = cluster::isResponsible;
     }
-    Router router = new Routes(naming, this::members, routing, config).router();
+    udp = UdpSubscriptions.start(config.address(), new InetSocketAddress(config.bind(), 0),
+        push, config.push().udpLease(), clock, scheduler);
+    resources.push(udp);
+    Router router = new Routes(naming, this::members, routing, config, udp).router();
     if (cluster != null) {
       cluster.start(router, raft::status, scheduler);
     }
@@ -213,6 +218,11 @@ public final class Node implements AutoCloseable {
   /** Where the client transports (gRPC streams, UDP) subscribe their clients for pushes. */
   public Subscriptions subscriptions() {
     return push;
+  }
+
+  /** The Nacos 1.x UDP subscriptions (tests look at their socket and counters). */
+  UdpSubscriptions udp() {
+    return udp;
   }
 
   public RaftStatus raftStatus() {

@@ -19,8 +19,10 @@ import java.util.Objects;
  * @param dropAfter a subscriber whose pushes have gone unacknowledged this long is dropped, with
  *     all its subscriptions
  * @param udpLease a Nacos 1.x client subscribed through {@code /instance/list?udpPort=} stays
- *     subscribed this long after its last list call (it polls every 10 s; Nacos 1.x keeps it for
- *     10 s, which loses clients whose poll comes late, so Nacre allows three polls)
+ *     subscribed this long after its last list call. The 1.4 client polls every 10 s, but backs
+ *     off to one poll a minute while the service is empty; Nacos 1.x forgets it after 10 s
+ *     ({@code defaultPushCacheMillis}) and so misses the first instance of an empty service.
+ *     Nacre keeps it 90 s; a client that is gone stops acknowledging and is dropped sooner.
  */
 public record PushConfig(
     Duration mergeDelay,
@@ -50,7 +52,7 @@ public record PushConfig(
         Duration.ofSeconds(1),
         Duration.ofSeconds(10),
         Duration.ofSeconds(30),
-        Duration.ofSeconds(30));
+        Duration.ofSeconds(90));
   }
 
   private static void positive(Duration d, String name) {
