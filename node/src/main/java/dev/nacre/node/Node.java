@@ -10,6 +10,8 @@ import dev.nacre.naming.health.PersistentHealthProber;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.operations.RegistryOperations;
 import dev.nacre.naming.persistent.NamingStateMachine;
+import dev.nacre.naming.push.PushService;
+import dev.nacre.naming.push.Subscriptions;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.node.api.MemberView;
 import dev.nacre.node.api.WriteRouting;
@@ -20,6 +22,7 @@ import dev.nacre.node.cluster.MemberState;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.http.HttpServer;
 import dev.nacre.node.http.Router;
+import dev.nacre.node.udp.UdpSubscriptions;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayDeque;
@@ -50,6 +53,8 @@ public final class Node implements AutoCloseable {
   private ClusterServices cluster;
   private HttpServer http;
   private ClientGrpcServer clientGrpc;
+  private PushService push;
+  private UdpSubscriptions udp;
 
   private Node(NodeConfig config, NodeHooks hooks) {
     this.config = config;
@@ -76,7 +81,7 @@ public final class Node implements AutoCloseable {
     }
   }
 
-  private void startParts() throws InterruptedException {
+  private void startParts() throws InterruptedException, java.io.IOException {
     log.info("[{}] starting with {}", config.address(), config);
     Clock clock = Clock.systemUTC();
     RegistryIndex index = new RegistryIndex();
@@ -87,6 +92,7 @@ public final class Node implements AutoCloseable {
 
     EphemeralStore ephemeral = new EphemeralStore(config.address(), clock, index);
     naming = new RegistryOperations(config.naming(), clock, raft, index, ephemeral);
+    startPush(clock, index);
     ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, r -> {
       Thread t = new Thread(r, config.address() + "-timer");
       t.setDaemon(true);
@@ -102,7 +108,10 @@ public final class Node implements AutoCloseable {
       routing = cluster.forwarder();
       probesHere = cluster::isResponsible;
     }
-    Router router = new Routes(naming, this::members, routing, config).router();
+    udp = UdpSubscriptions.start(config.address(), new InetSocketAddress(config.bind(), 0),
+        push, config.push().udpLease(), clock, scheduler);
+    resources.push(udp);
+    Router router = new Routes(naming, this::members, routing, config, udp).router();
     if (cluster != null) {
       cluster.start(router, raft::status, scheduler);
     }
@@ -124,10 +133,19 @@ public final class Node implements AutoCloseable {
     // Last to start, first to stop: clients are told to move before anything else goes away.
     clientGrpc = ClientGrpcServer.start(config.address(),
         new InetSocketAddress(config.bind(), config.clientGrpcPort()), config.client(), naming,
-        java.util.Optional.empty(), clock, scheduler, config.client().metadataMaxLength());
+        java.util.Optional.of(push), config.push().ackTimeout(), clock, scheduler);
     resources.push(clientGrpc);
     log.info("[{}] ready: HTTP on {}, Nacos clients on {}, Raft on {}", config.address(), http.address(),
         clientGrpc.port(), config.raftPort());
+  }
+
+  /** Pushes every change of the index to the subscribers of this node's clients. */
+  private void startPush(Clock clock, RegistryIndex index) {
+    push = new PushService(config.address(), config.push(), clock,
+        (service, clusters) -> naming.listInstances(service, clusters, false, false));
+    resources.push(push);
+    index.addListener(push);
+    resources.push(() -> index.removeListener(push));
   }
 
   /**
@@ -209,6 +227,16 @@ public final class Node implements AutoCloseable {
   /** The Nacos 2.x client connections of this node (gRPC, port P+1000). */
   public ClientConnections clientConnections() {
     return clientGrpc.connections();
+  }
+
+  /** Where the client transports (gRPC streams, UDP) subscribe their clients for pushes. */
+  public Subscriptions subscriptions() {
+    return push;
+  }
+
+  /** The Nacos 1.x UDP subscriptions (tests look at their socket and counters). */
+  UdpSubscriptions udp() {
+    return udp;
   }
 
   public RaftStatus raftStatus() {

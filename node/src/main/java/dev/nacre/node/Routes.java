@@ -8,6 +8,7 @@ import dev.nacre.node.api.Json;
 import dev.nacre.node.api.NamespaceApi;
 import dev.nacre.node.api.OperatorApi;
 import dev.nacre.node.api.ServiceApi;
+import dev.nacre.node.api.UdpSubscriber;
 import dev.nacre.node.api.WriteRouting;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.http.Router;
@@ -19,8 +20,12 @@ final class Routes {
   private final Router router = new Router();
 
   Routes(NamingOperations naming, ClusterStatus cluster, WriteRouting routing, NodeConfig config) {
+    this(naming, cluster, routing, config, UdpSubscriber.none());
+  }
+
+  Routes(NamingOperations naming, ClusterStatus cluster, WriteRouting routing, NodeConfig config, UdpSubscriber udp) {
     Json json = new Json();
-    new InstanceApi(naming, json, routing).register(router);
+    new InstanceApi(naming, json, routing, udp).register(router);
     new ServiceApi(naming, json).register(router);
     new NamespaceApi(naming, json).register(router);
     new ClusterApi(naming, json).register(router);

@@ -13,6 +13,7 @@ import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.HttpError;
 import dev.nacre.node.http.Router;
+import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,12 +32,18 @@ public final class InstanceApi {
   private final Json json;
   private final RequestReader reader;
   private final WriteRouting routing;
+  private final UdpSubscriber udp;
 
   public InstanceApi(NamingOperations naming, Json json, WriteRouting routing) {
+    this(naming, json, routing, UdpSubscriber.none());
+  }
+
+  public InstanceApi(NamingOperations naming, Json json, WriteRouting routing, UdpSubscriber udp) {
     this.naming = naming;
     this.json = json;
     this.reader = new RequestReader(json);
     this.routing = routing;
+    this.udp = udp;
   }
 
   public void register(Router router) {
@@ -116,9 +123,15 @@ public final class InstanceApi {
       }
       return c.equals("linearizable");
     }).orElse(false);
+    Optional<InetSocketAddress> receiver = UdpReceivers.of(r);
     ServiceView view = naming.listInstances(
         service, clusters, r.boolParam("healthyOnly").orElse(false), linearizable);
-    return json.response(Views.serviceList(view));
+    String clustersAsAsked = r.param("clusters", "");
+    receiver.ifPresent(to -> udp.listed(service, clusters, clustersAsAsked, to));
+    Map<String, Object> body = Views.serviceList(view);
+    // Nacos echoes the parameter: 1.x clients file the list under the clusters string they sent.
+    body.put("clusters", clustersAsAsked);
+    return json.response(body);
   }
 
   private ApiResponse beat(ApiRequest r) {

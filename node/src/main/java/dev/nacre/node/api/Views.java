@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Model values as the Nacos v1 Open API writes them (field names and order as Nacos). */
-final class Views {
+public final class Views {
   /** How long a consumer may cache a list, as Nacos' default switch says. */
   static final long CACHE_MILLIS = 10_000;
 
@@ -47,7 +47,8 @@ final class Views {
     return m;
   }
 
-  static Map<String, Object> serviceList(ServiceView v) {
+  /** The body of {@code /instance/list}, also the {@code data} of a 1.x UDP push. */
+  public static Map<String, Object> serviceList(ServiceView v) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("name", v.service().groupedName());
     m.put("groupName", v.service().group());

@@ -44,16 +44,16 @@ public final class ClientGrpcServer implements AutoCloseable {
 
   /**
    * Listens on {@code address} and serves {@code naming}; subscriptions (and pushes) when a push
-   * core is given.
+   * core is given, each push failing after {@code pushTimeout} without the client's answer.
    */
   public static ClientGrpcServer start(String nodeName, InetSocketAddress address, ClientSettings settings,
-      NamingOperations naming, Optional<Subscriptions> subscriptions, Clock clock,
-      ScheduledExecutorService timer, int metadataMaxLength) {
+      NamingOperations naming, Optional<Subscriptions> subscriptions, Duration pushTimeout, Clock clock,
+      ScheduledExecutorService timer) {
     PayloadCodec codec = new PayloadCodec();
     ClientConnections connections = new ClientConnections(nodeName, clock, settings, timer, codec);
     connections.onClose(id -> naming.removeClient(id));
-    InstanceHandlers instances = new InstanceHandlers(naming, codec, metadataMaxLength);
-    QueryHandlers queries = new QueryHandlers(naming, codec, subscriptions, connections);
+    InstanceHandlers instances = new InstanceHandlers(naming, codec, settings.metadataMaxLength());
+    QueryHandlers queries = new QueryHandlers(naming, codec, subscriptions, connections, pushTimeout);
     ConnectionTransportFilter filter = new ConnectionTransportFilter(connections);
     Server server = NettyServerBuilder.forAddress(address)
         .addTransportFilter(filter)

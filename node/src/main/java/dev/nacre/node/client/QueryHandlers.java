@@ -27,10 +27,12 @@ final class QueryHandlers {
   private final Optional<Subscriptions> subscriptions;
   private final ClientConnections connections;
   private final Map<String, StreamPushTarget> targets = new ConcurrentHashMap<>();
+  private final java.time.Duration pushTimeout;
 
   QueryHandlers(NamingOperations naming, PayloadCodec codec, Optional<Subscriptions> subscriptions,
-      ClientConnections connections) {
+      ClientConnections connections, java.time.Duration pushTimeout) {
     this.naming = naming;
+    this.pushTimeout = pushTimeout;
     this.codec = codec;
     this.subscriptions = subscriptions;
     this.connections = connections;
@@ -74,7 +76,7 @@ final class QueryHandlers {
       ServiceView view = naming.listInstances(service, NamingRequests.clusters(r.clusters()), false, false);
       if (subscriptions.isPresent()) {
         StreamPushTarget target = targets.computeIfAbsent(connection.id(), id -> new StreamPushTarget(
-            connection, codec, connections.settings().pushTimeout(), connections.timer()));
+            connection, codec, pushTimeout, connections.timer()));
         if (r.subscribe()) {
           target.subscribed(service, r.clusters());
           subscriptions.get().subscribe(service, NamingRequests.clusters(r.clusters()), target);

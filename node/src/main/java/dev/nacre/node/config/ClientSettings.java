@@ -9,15 +9,14 @@ import java.time.Duration;
  *     it is still there (Nacos: 20 s)
  * @param detectionTimeout how long the client has to answer; then the connection is closed and its
  *     ephemeral instances and subscriptions removed (Nacos: 5 s)
- * @param pushTimeout how long a pushed list may wait for the client's acknowledgement (Nacos: 5 s)
  * @param metadataMaxLength bound on an instance's metadata over gRPC, counted as Nacos counts it
  *     (characters of keys and values) (Nacos: 1024)
  */
 public record ClientSettings(
-    Duration idleBeforeDetection, Duration detectionTimeout, Duration pushTimeout, int metadataMaxLength) {
+    Duration idleBeforeDetection, Duration detectionTimeout, int metadataMaxLength) {
 
   public static ClientSettings defaults() {
-    return new ClientSettings(Duration.ofSeconds(20), Duration.ofSeconds(5), Duration.ofSeconds(5), 1024);
+    return new ClientSettings(Duration.ofSeconds(20), Duration.ofSeconds(5), 1024);
   }
 
   /** How often idle connections are looked for: Nacos' 3 s, or more often for short idle bounds. */
