@@ -110,4 +110,7 @@ public interface NamingOperations {
 
   /** Removes every instance of a connection that closed or died; returns how many. */
   int removeClient(String clientId);
+
+  /** The ephemeral instances this node holds for a client connection, sorted by instance id. */
+  List<InstanceKey> clientInstances(String clientId);
 }

@@ -250,6 +250,12 @@ public final class RegistryOperations implements NamingOperations {
     return clients.removeClient(clientId);
   }
 
+  @Override
+  public List<InstanceKey> clientInstances(String clientId) {
+    return ephemeral.recordsOfClient(clientId).stream().map(EphemeralRecord::key)
+        .sorted(java.util.Comparator.comparing(InstanceKey::instanceId)).toList();
+  }
+
   private Instance existing(InstanceKey key, boolean ephemeralKind) {
     return index
         .instance(key, ephemeralKind)
