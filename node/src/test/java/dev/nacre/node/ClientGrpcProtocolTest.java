@@ -192,4 +192,36 @@ class ClientGrpcProtocolTest {
       assertThat(reset.get("serverPort").asText()).isEqualTo("8848");
     }
   }
+
+  @Test
+  void subscribersGetTheFullListPushedOnTheirStream() throws Exception {
+    try (RawNacosClient subscriber = new RawNacosClient(grpcPort); RawNacosClient writer = new RawNacosClient(grpcPort)) {
+      for (RawNacosClient c : new RawNacosClient[] {subscriber, writer}) {
+        c.setUp();
+        c.next("SetupAckRequest", Duration.ofSeconds(5));
+      }
+      Reply subscribed = subscriber.call("SubscribeServiceRequest",
+          "{\"namespace\":\"public\",\"serviceName\":\"pushed\",\"groupName\":\"DEFAULT_GROUP\",\"subscribe\":true,\"clusters\":\"b,a\"}");
+      assertThat(subscribed.type()).isEqualTo("SubscribeServiceResponse");
+      assertThat(subscribed.body().at("/serviceInfo/hosts").size()).isZero();
+      assertThat(subscribed.body().at("/serviceInfo/clusters").asText()).isEqualTo("b,a");
+
+      writer.call("InstanceRequest", instanceRequest("pushed", "registerInstance",
+          "{\"ip\":\"127.0.0.1\",\"port\":4242,\"clusterName\":\"a\"}"));
+      JsonNode push;
+      do {
+        push = RawNacosClient.body(subscriber.next("NotifySubscriberRequest", Duration.ofSeconds(5)));
+      } while (push.at("/serviceInfo/hosts").size() == 0);
+      assertThat(push.get("requestId").asText()).matches("\\d+");
+      assertThat(push.at("/serviceInfo/name").asText()).isEqualTo("pushed");
+      assertThat(push.at("/serviceInfo/clusters").asText()).as("as the client asked: its cache key").isEqualTo("b,a");
+      assertThat(push.at("/serviceInfo/hosts/0/port").asInt()).isEqualTo(4242);
+      assertThat(node.node().subscriptions().subscribersOf(new ServiceKey("public", "DEFAULT_GROUP", "pushed"))).hasSize(1);
+
+      Reply unsubscribed = subscriber.call("SubscribeServiceRequest",
+          "{\"serviceName\":\"pushed\",\"subscribe\":false}");
+      assertThat(unsubscribed.resultCode()).isEqualTo(200);
+      assertThat(node.node().subscriptions().subscribersOf(new ServiceKey("public", "DEFAULT_GROUP", "pushed"))).isEmpty();
+    }
+  }
 }

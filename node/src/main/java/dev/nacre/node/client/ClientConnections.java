@@ -112,6 +112,21 @@ public final class ClientConnections {
       return;
     }
     log.info("[{}] client connection {} closed: {}", nodeName, c.id(), why);
+    cleanUp(c);
+  }
+
+  /**
+   * A write for {@code c} (a registration, a subscription) finished after the connection may
+   * have closed: the close listeners may have run before it, so run them again (they are
+   * idempotent) rather than leave an instance that nothing would ever remove.
+   */
+  void afterWrite(ClientConnection c) {
+    if (c.state() == ClientConnection.State.CLOSED && !shuttingDown) {
+      cleanUp(c);
+    }
+  }
+
+  private void cleanUp(ClientConnection c) {
     for (Consumer<String> l : closeListeners) {
       try {
         l.accept(c.id());

@@ -52,7 +52,7 @@ public final class ClientGrpcServer implements AutoCloseable {
     PayloadCodec codec = new PayloadCodec();
     ClientConnections connections = new ClientConnections(nodeName, clock, settings, timer, codec);
     connections.onClose(id -> naming.removeClient(id));
-    InstanceHandlers instances = new InstanceHandlers(naming, codec, settings.metadataMaxLength());
+    InstanceHandlers instances = new InstanceHandlers(naming, codec, settings.metadataMaxLength(), connections);
     QueryHandlers queries = new QueryHandlers(naming, codec, subscriptions, connections, pushTimeout);
     ConnectionTransportFilter filter = new ConnectionTransportFilter(connections);
     Server server = NettyServerBuilder.forAddress(address)

@@ -23,16 +23,19 @@ final class InstanceHandlers {
   private final NamingOperations naming;
   private final PayloadCodec codec;
   private final int metadataMaxLength;
+  private final ClientConnections connections;
 
-  InstanceHandlers(NamingOperations naming, PayloadCodec codec, int metadataMaxLength) {
+  InstanceHandlers(NamingOperations naming, PayloadCodec codec, int metadataMaxLength,
+      ClientConnections connections) {
     this.naming = naming;
+    this.connections = connections;
     this.codec = codec;
     this.metadataMaxLength = metadataMaxLength;
   }
 
   Reply instance(ClientConnection connection, Payload payload) throws BadBodyException {
     InstanceRequest r = codec.read(payload, InstanceRequest.class);
-    return answer("InstanceResponse", r.type(), () -> {
+    return answer(connection, "InstanceResponse", r.type(), () -> {
       Instance instance = instance(r.serviceKey(), r.instance(), true);
       switch (String.valueOf(r.type())) {
         case "registerInstance" -> {
@@ -56,7 +59,7 @@ final class InstanceHandlers {
 
   Reply persistent(ClientConnection connection, Payload payload) throws BadBodyException {
     InstanceRequest r = codec.read(payload, InstanceRequest.class);
-    return answer("InstanceResponse", r.type(), () -> {
+    return answer(connection, "InstanceResponse", r.type(), () -> {
       Instance instance = instance(r.serviceKey(), r.instance(), false);
       Instance persistent = new Instance(instance.key(), instance.weight(), instance.healthy(),
           instance.enabled(), false, instance.metadata());
@@ -70,7 +73,7 @@ final class InstanceHandlers {
 
   Reply batch(ClientConnection connection, Payload payload) throws BadBodyException {
     BatchInstanceRequest r = codec.read(payload, BatchInstanceRequest.class);
-    return answer("BatchInstanceResponse", r.type(), () -> {
+    return answer(connection, "BatchInstanceResponse", r.type(), () -> {
       ServiceKey service = r.serviceKey();
       List<Instance> instances = new ArrayList<>();
       for (WireInstance w : r.instances() == null ? List.<WireInstance>of() : r.instances()) {
@@ -101,11 +104,14 @@ final class InstanceHandlers {
     return wire.toInstance(service, ephemeralDefault);
   }
 
-  private Reply answer(String responseType, String requestType, Runnable action) {
+  private Reply answer(ClientConnection connection, String responseType, String requestType,
+      Runnable action) {
     try {
       action.run();
     } catch (NamingException e) {
       return Replies.of(codec, responseType, e);
+    } finally {
+      connections.afterWrite(connection);
     }
     Reply ok = Replies.ok(codec, responseType);
     if (requestType != null) {

@@ -84,10 +84,8 @@ final class QueryHandlers {
           subscriptions.get().unsubscribe(service, connection.id());
           target.unsubscribed(service);
         }
-        if (!connection.registered()) {
-          // Closed while subscribing: the close listener may have run before the subscription.
-          closed(connection.id());
-        }
+        // Closed while subscribing: the close listeners may have run before the subscription.
+        connections.afterWrite(connection);
       }
       Reply ok = withServiceInfo(type, view, r.clusters());
       ok.body().put("message", "success");
