@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.alibaba.nacos.api.naming.NamingService;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -33,47 +32,41 @@ class NacosClientFailureTest {
   @Test
   void aKilledClientProcessLeavesEveryNode() throws Exception {
     try (LocalCluster cluster = LocalCluster.start(dir, 3, Map.of())) {
-      List<String> command = new ArrayList<>(List.of(
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-cp", System.getProperty("java.class.path"),
-          "-Dnacos.logging.default.config.enabled=false",
-          "-DJM.SNAPSHOT.PATH=" + System.getProperty("JM.SNAPSHOT.PATH", dir.resolve("client").toString()),
-          "-DJM.LOG.PATH=" + System.getProperty("JM.LOG.PATH", dir.resolve("client-logs").toString()),
-          "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
-          ClientProcessMain.class.getName(), cluster.address(1), "doomed", "6001"));
-      Process child = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.PIPE).start();
+      Process child = startClientProcess(cluster.address(1), "doomed", 6001);
       try {
-        CompletableFuture<Boolean> registered = CompletableFuture.supplyAsync(() -> {
-          try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = out.readLine()) != null) {
-              if (line.contains("REGISTERED")) {
-                return true;
-              }
-            }
-            return false;
-          } catch (java.io.IOException e) {
-            return false;
-          }
-        });
-        assertThat(registered.get(60, TimeUnit.SECONDS)).as("the child registered").isTrue();
-        for (int node = 0; node < 3; node++) {
-          int n = node;
-          await().atMost(Duration.ofSeconds(10)).until(() -> cluster.hosts(n, "doomed"), l -> l.equals(List.of("127.0.0.1:6001")));
-        }
-        long pid = child.pid();
-        Process kill = new ProcessBuilder("kill", "-9", Long.toString(pid)).start();
-        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(child.waitFor(10, TimeUnit.SECONDS)).as("child " + pid + " died").isTrue();
+        awaitOnEveryNode(cluster, "doomed", List.of("127.0.0.1:6001"));
+        signal(child, "9");
+        assertThat(child.waitFor(10, TimeUnit.SECONDS)).as("child " + child.pid() + " died").isTrue();
         long killedAt = System.nanoTime();
-        for (int node = 0; node < 3; node++) {
-          int n = node;
-          await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
-              .until(() -> cluster.hosts(n, "doomed").isEmpty());
-        }
+        awaitOnEveryNode(cluster, "doomed", List.of());
         System.out.printf("killed client's instance gone from every node after %d ms%n",
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt));
+      } finally {
+        child.destroyForcibly();
+        child.waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  @Test
+  void aFrozenClientProcessIsProbedAndRemoved() throws Exception {
+    Map<String, String> quickDetection = Map.of(
+        dev.nacre.node.config.NodeConfig.CLIENT_IDLE, "2000",
+        dev.nacre.node.config.NodeConfig.CLIENT_DETECTION_TIMEOUT, "1000");
+    try (LocalCluster cluster = LocalCluster.start(dir, 3, quickDetection)) {
+      Process child = startClientProcess(cluster.address(2), "frozen", 6002);
+      try {
+        awaitOnEveryNode(cluster, "frozen", List.of("127.0.0.1:6002"));
+        signal(child, "STOP");
+        long frozenAt = System.nanoTime();
+        // Its TCP connection stays open: only the idle check (2 s + 1 s probe) can tell.
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(20))
+            .until(() -> cluster.hosts(2, "frozen").isEmpty());
+        long goneMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - frozenAt);
+        System.out.printf("frozen client's instance removed %d ms after SIGSTOP (idle 2000 + probe 1000)%n", goneMs);
+        // The idle clock started at its last message (up to ~2 s before SIGSTOP), so no lower bound.
+        assertThat(goneMs).as("within idle + probe + a scan, with slack for 2 shared cores").isLessThan(10_000);
+        awaitOnEveryNode(cluster, "frozen", List.of());
       } finally {
         child.destroyForcibly();
         child.waitFor(10, TimeUnit.SECONDS);
@@ -115,6 +108,63 @@ class NacosClientFailureTest {
       await().atMost(Duration.ofSeconds(15)).until(heard::last, l -> l.equals(List.of("127.0.0.1:5002")));
       assertThat(heard.lists.size()).isGreaterThan(before);
       assertThat(addresses(reader.getAllInstances("survivor", false))).containsExactly("127.0.0.1:5002");
+    }
+  }
+
+  /** A client JVM (test classpath) that registers {@code 127.0.0.1:port} and waits; returns once it did. */
+  Process startClientProcess(String serverAddr, String service, int port) throws Exception {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"),
+        "-Xmx128m",
+        "-Dnacos.logging.default.config.enabled=false",
+        "-DJM.SNAPSHOT.PATH=" + System.getProperty("JM.SNAPSHOT.PATH", dir.resolve("client").toString()),
+        "-DJM.LOG.PATH=" + System.getProperty("JM.LOG.PATH", dir.resolve("client-logs").toString()),
+        "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
+        ClientProcessMain.class.getName(), serverAddr, service, Integer.toString(port)));
+    Process child = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.PIPE).start();
+    CompletableFuture<Boolean> ready = new CompletableFuture<>();
+    Thread drain = new Thread(() -> {
+      try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+        String line;
+        // Keeps reading after REGISTERED so that the child never blocks on a full pipe.
+        while ((line = out.readLine()) != null) {
+          if (line.contains("REGISTERED")) {
+            ready.complete(true);
+          }
+        }
+      } catch (java.io.IOException e) {
+        // The child is gone.
+      }
+      ready.complete(false);
+    }, "client-process-output");
+    drain.setDaemon(true);
+    drain.start();
+    boolean registered;
+    try {
+      registered = ready.get(60, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      registered = false;
+    }
+    if (!registered) {
+      child.destroyForcibly();
+      throw new AssertionError("client process " + child.pid() + " did not register within 60 s");
+    }
+    return child;
+  }
+
+  static void signal(Process p, String signal) throws Exception {
+    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start();
+    assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(kill.exitValue()).as("kill -" + signal + " " + p.pid()).isZero();
+  }
+
+  static void awaitOnEveryNode(LocalCluster cluster, String service, List<String> hosts) {
+    for (int node = 0; node < cluster.size(); node++) {
+      int n = node;
+      await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+          .until(() -> cluster.hosts(n, service), hosts::equals);
     }
   }
 

@@ -61,6 +61,10 @@ public final class ClientGrpcServer implements AutoCloseable {
             new UnaryRequestService(nodeName, connections, codec, instances, queries), filter))
         .addService(ServerInterceptors.intercept(new StreamService(nodeName, connections, codec), filter))
         .maxInboundMessageSize(MAX_MESSAGE_BYTES)
+        // HTTP/2 pings free the transports of frozen or vanished clients (their connections are
+        // already closed by the idle check; this releases the socket too).
+        .keepAliveTime(60, TimeUnit.SECONDS)
+        .keepAliveTimeout(20, TimeUnit.SECONDS)
         .build();
     try {
       server.start();
