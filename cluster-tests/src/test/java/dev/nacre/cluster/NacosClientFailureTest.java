@@ -57,6 +57,9 @@ class NacosClientFailureTest {
       Process child = startClientProcess(cluster.address(2), "frozen", 6002);
       try {
         awaitOnEveryNode(cluster, "frozen", List.of("127.0.0.1:6002"));
+        // A live client answers the node's liveness probes and keeps its instance through several.
+        await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(7)).pollInterval(Duration.ofMillis(100))
+            .until(() -> cluster.hosts(2, "frozen"), List.of("127.0.0.1:6002")::equals);
         signal(child, "STOP");
         long frozenAt = System.nanoTime();
         // Its TCP connection stays open: only the idle check (2 s + 1 s probe) can tell.
