@@ -224,4 +224,49 @@ class ClientGrpcProtocolTest {
       assertThat(node.node().subscriptions().subscribersOf(new ServiceKey("public", "DEFAULT_GROUP", "pushed"))).isEmpty();
     }
   }
+
+  @Test
+  void manyClientsRegisteringAndLeavingTogetherLeaveNothingBehind() throws Exception {
+    int clients = 12;
+    java.util.List<RawNacosClient> open = new java.util.ArrayList<>();
+    try {
+      for (int i = 0; i < clients; i++) {
+        RawNacosClient c = new RawNacosClient(grpcPort);
+        open.add(c);
+        c.setUp();
+      }
+      java.util.List<java.util.concurrent.CompletableFuture<Integer>> calls = new java.util.ArrayList<>();
+      for (int i = 0; i < clients; i++) {
+        RawNacosClient c = open.get(i);
+        int port = 5000 + i;
+        calls.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+          await().atMost(Duration.ofSeconds(5)).until(() -> c.call("HealthCheckRequest", "{}").resultCode() == 200);
+          return c.call("InstanceRequest", instanceRequest("crowd", "registerInstance", instance(port))).resultCode();
+        }));
+      }
+      for (var call : calls) {
+        assertThat(call.get(20, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(200);
+      }
+      assertThat(hostCount("crowd")).isEqualTo(clients);
+    } finally {
+      open.parallelStream().forEach(RawNacosClient::close);
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> hostCount("crowd") == 0);
+  }
+
+  @Test
+  void aStoppingNodeAsksItsClientsToMove(@TempDir Path own) throws Exception {
+    TestNode stopping = TestNode.start(own.resolve("s"));
+    try (RawNacosClient c = new RawNacosClient(stopping.node().config().clientGrpcPort())) {
+      c.setUp();
+      c.next("SetupAckRequest", Duration.ofSeconds(5));
+      java.util.concurrent.CompletableFuture<Void> closing =
+          java.util.concurrent.CompletableFuture.runAsync(stopping::close);
+      JsonNode reset = RawNacosClient.body(c.next("ConnectResetRequest", Duration.ofSeconds(5)));
+      assertThat(reset.has("serverIp")).as("no target: any other server of the client's list").isFalse();
+      closing.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    } finally {
+      stopping.close();
+    }
+  }
 }
