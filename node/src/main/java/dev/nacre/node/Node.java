@@ -11,14 +11,19 @@ import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.operations.RegistryOperations;
 import dev.nacre.naming.override.OverrideCleaner;
 import dev.nacre.naming.persistent.NamingStateMachine;
+import dev.nacre.naming.push.PushService;
+import dev.nacre.naming.push.Subscriptions;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.node.api.MemberView;
 import dev.nacre.node.api.WriteRouting;
 import dev.nacre.node.cluster.ClusterServices;
+import dev.nacre.node.client.ClientConnections;
+import dev.nacre.node.client.ClientGrpcServer;
 import dev.nacre.node.cluster.MemberState;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.http.HttpServer;
 import dev.nacre.node.http.Router;
+import dev.nacre.node.udp.UdpSubscriptions;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayDeque;
@@ -47,6 +52,9 @@ public final class Node implements AutoCloseable {
   private NamingOperations naming;
   private ClusterServices cluster;
   private HttpServer http;
+  private ClientGrpcServer clientGrpc;
+  private PushService push;
+  private UdpSubscriptions udp;
 
   private Node(NodeConfig config, NodeHooks hooks) {
     this.config = config;
@@ -73,7 +81,7 @@ public final class Node implements AutoCloseable {
     }
   }
 
-  private void startParts() throws InterruptedException {
+  private void startParts() throws InterruptedException, java.io.IOException {
     log.info("[{}] starting with {}", config.address(), config);
     Clock clock = Clock.systemUTC();
     RegistryIndex index = new RegistryIndex();
@@ -84,6 +92,7 @@ public final class Node implements AutoCloseable {
 
     EphemeralStore ephemeral = new EphemeralStore(config.address(), clock, index);
     naming = new RegistryOperations(config.naming(), clock, raft, index, ephemeral);
+    startPush(clock, index);
     ScheduledExecutorService scheduler = new StallableScheduler(2, config.address(), hooks.timerStall());
     resources.push(scheduler::shutdownNow);
 
@@ -95,7 +104,10 @@ public final class Node implements AutoCloseable {
       routing = cluster.forwarder();
       probesHere = cluster::isResponsible;
     }
-    Router router = new Routes(naming, this::members, routing, config).router();
+    udp = UdpSubscriptions.start(config.address(), new InetSocketAddress(config.bind(), 0),
+        push, config.push().udpLease(), clock, scheduler);
+    resources.push(udp);
+    Router router = new Routes(naming, this::members, routing, config, udp).router();
     if (cluster != null) {
       cluster.start(router, raft::status, scheduler);
     }
@@ -117,7 +129,22 @@ public final class Node implements AutoCloseable {
         config.httpWorkerThreads(),
         hooks.clientGateOrOpen());
     resources.push(http);
-    log.info("[{}] ready: HTTP on {}, Raft on {}", config.address(), http.address(), config.raftPort());
+    // Last to start, first to stop: clients are told to move before anything else goes away.
+    clientGrpc = ClientGrpcServer.start(config.address(),
+        new InetSocketAddress(config.bind(), config.clientGrpcPort()), config.client(), naming,
+        java.util.Optional.of(push), config.push().ackTimeout(), clock, scheduler);
+    resources.push(clientGrpc);
+    log.info("[{}] ready: HTTP on {}, Nacos clients on {}, Raft on {}", config.address(), http.address(),
+        clientGrpc.port(), config.raftPort());
+  }
+
+  /** Pushes every change of the index to the subscribers of this node's clients. */
+  private void startPush(Clock clock, RegistryIndex index) {
+    push = new PushService(config.address(), config.push(), clock,
+        (service, clusters) -> naming.listInstances(service, clusters, false, false));
+    resources.push(push);
+    index.addListener(push);
+    resources.push(() -> index.removeListener(push));
   }
 
   /**
@@ -195,6 +222,21 @@ public final class Node implements AutoCloseable {
 
   public NamingOperations naming() {
     return naming;
+  }
+
+  /** The Nacos 2.x client connections of this node (gRPC, port P+1000). */
+  public ClientConnections clientConnections() {
+    return clientGrpc.connections();
+  }
+
+  /** Where the client transports (gRPC streams, UDP) subscribe their clients for pushes. */
+  public Subscriptions subscriptions() {
+    return push;
+  }
+
+  /** The Nacos 1.x UDP subscriptions (tests look at their socket and counters). */
+  UdpSubscriptions udp() {
+    return udp;
   }
 
   public RaftStatus raftStatus() {

@@ -9,6 +9,7 @@ import dev.nacre.node.api.Json;
 import dev.nacre.node.api.NamespaceApi;
 import dev.nacre.node.api.OperatorApi;
 import dev.nacre.node.api.ServiceApi;
+import dev.nacre.node.api.UdpSubscriber;
 import dev.nacre.node.api.WriteRouting;
 import dev.nacre.node.api.v2.V2HealthApi;
 import dev.nacre.node.api.v2.V2InstanceApi;
@@ -24,10 +25,14 @@ final class Routes {
   private final Router router = new Router();
 
   Routes(NamingOperations naming, ClusterStatus cluster, WriteRouting routing, NodeConfig config) {
+    this(naming, cluster, routing, config, UdpSubscriber.none());
+  }
+
+  Routes(NamingOperations naming, ClusterStatus cluster, WriteRouting routing, NodeConfig config, UdpSubscriber udp) {
     Json json = new Json();
     InstanceWrites instanceWrites = new InstanceWrites(naming, json, routing);
     Map<String, Object> switches = switches(config);
-    new InstanceApi(naming, json, instanceWrites).register(router);
+    new InstanceApi(naming, json, instanceWrites, udp).register(router);
     new ServiceApi(naming, json).register(router);
     new NamespaceApi(naming, json).register(router);
     new ClusterApi(naming, json).register(router);

@@ -101,4 +101,28 @@ public interface NamingOperations {
 
   /** How much the registry holds right now, for metrics. */
   RegistryCounts counts();
+
+  // --- Ephemeral instances owned by a client connection (Nacos 2.x gRPC) on this node. ---
+
+  /**
+   * Registers an ephemeral instance tied to the client connection {@code clientId}: it is not
+   * beat-checked and lives until deregistered or {@link #removeClient}. Replaces the connection's
+   * previous instance of the same service (one instance per service per connection).
+   */
+  void registerClientInstance(String clientId, Instance instance);
+
+  /** Makes {@code instances} the connection's whole set of ephemeral instances of the service. */
+  void replaceClientInstances(String clientId, ServiceKey service, List<Instance> instances);
+
+  /**
+   * Deregisters an ephemeral instance on behalf of a client connection: the connection's own
+   * instance, or else any ephemeral instance with that key (as an HTTP deregistration would).
+   */
+  void deregisterClientInstance(String clientId, InstanceKey key);
+
+  /** Removes every instance of a connection that closed or died; returns how many. */
+  int removeClient(String clientId);
+
+  /** The ephemeral instances this node holds for a client connection, sorted by instance id. */
+  List<InstanceKey> clientInstances(String clientId);
 }

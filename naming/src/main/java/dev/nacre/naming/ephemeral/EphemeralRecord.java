@@ -13,8 +13,26 @@ import dev.nacre.naming.model.InstanceKey;
  *     Distro revision of the record
  * @param lastBeatMillis clock millis of the last registration or beat on the owner; on a replica,
  *     when the replica was last written here (replicas are never checked)
+ * @param clientId on the owner, the client connection (gRPC) the instance lives and dies with,
+ *     empty for beat-driven (HTTP) instances and for replicas; never replicated
  */
-public record EphemeralRecord(Instance instance, String ownerNodeId, long revision, long lastBeatMillis) {
+public record EphemeralRecord(
+    Instance instance, String ownerNodeId, long revision, long lastBeatMillis, String clientId) {
+
+  public EphemeralRecord {
+    java.util.Objects.requireNonNull(clientId, "clientId");
+  }
+
+  /** A beat-driven record or a replica: no client connection. */
+  public EphemeralRecord(Instance instance, String ownerNodeId, long revision, long lastBeatMillis) {
+    this(instance, ownerNodeId, revision, lastBeatMillis, "");
+  }
+
+  /** True when a client connection owns the instance: beats and their timeouts do not apply. */
+  public boolean connectionOwned() {
+    return !clientId.isEmpty();
+  }
+
   public InstanceKey key() {
     return instance.key();
   }

@@ -145,10 +145,11 @@ public final class EphemeralStore {
               }
               if (current.instance().healthy()) {
                 // Only the time moved: nothing for the index or for peers.
-                return new EphemeralRecord(current.instance(), current.ownerNodeId(), current.revision(), now);
+                return new EphemeralRecord(current.instance(), current.ownerNodeId(), current.revision(), now,
+                    current.clientId());
               }
               Instance revived = current.instance().withHealthy(true);
-              EphemeralRecord next = stamp(revived, now);
+              EphemeralRecord next = stamp(revived, now, current.clientId());
               index.putEphemeral(revived);
               log.info("Instance {} beat again and is healthy", k.instanceId());
               notifyChange(k, Optional.of(next));
@@ -193,8 +194,8 @@ public final class EphemeralStore {
             return current;
           }
           Instance sick = current.instance().withHealthy(false);
-          EphemeralRecord next =
-              new EphemeralRecord(sick, current.ownerNodeId(), revisions.incrementAndGet(), current.lastBeatMillis());
+          EphemeralRecord next = new EphemeralRecord(sick, current.ownerNodeId(),
+              revisions.incrementAndGet(), current.lastBeatMillis(), current.clientId());
           index.putEphemeral(sick);
           notifyChange(k, Optional.of(next));
           changed[0] = true;
@@ -295,7 +296,69 @@ public final class EphemeralStore {
   }
 
   private EphemeralRecord stamp(Instance instance, long lastBeat) {
-    return new EphemeralRecord(instance, localNodeId, revisions.incrementAndGet(), lastBeat);
+    return stamp(instance, lastBeat, "");
+  }
+
+  private EphemeralRecord stamp(Instance instance, long lastBeat, String clientId) {
+    return new EphemeralRecord(instance, localNodeId, revisions.incrementAndGet(), lastBeat, clientId);
+  }
+
+  // --- Instances owned by a client connection (gRPC): they live as long as the connection. ---
+
+  /**
+   * Registers or replaces an instance owned by this node and tied to the client connection
+   * {@code clientId}: heartbeat timeouts do not apply to it, and {@link #removeIfClient} removes
+   * it when the connection goes. A later beat-driven {@link #register} of the same key unties it.
+   * CONFLICT (from the index) when a persistent instance holds the same address.
+   */
+  public EphemeralRecord registerForClient(Instance instance, String clientId) {
+    if (!instance.ephemeral()) {
+      throw new IllegalArgumentException("not an ephemeral instance: " + instance.key());
+    }
+    if (clientId.isEmpty()) {
+      throw new IllegalArgumentException("empty client id for " + instance.key().instanceId());
+    }
+    return records.compute(
+        instance.key(),
+        (key, current) -> {
+          EphemeralRecord next = stamp(instance, clock.millis(), clientId);
+          index.putEphemeral(instance);
+          if (current != null && !isLocal(current)) {
+            log.info("[{}] took over instance {} from {}: client {} registered it here", localNodeId,
+                key.instanceId(), current.ownerNodeId(), clientId);
+          }
+          notifyChange(key, Optional.of(next));
+          return next;
+        });
+  }
+
+  /** The instances this node holds for the client connection {@code clientId}. */
+  public List<EphemeralRecord> recordsOfClient(String clientId) {
+    return records.values().stream()
+        .filter(r -> r.clientId().equals(clientId) && isLocal(r))
+        .toList();
+  }
+
+  /**
+   * Removes the instance if the client connection {@code clientId} still owns it here (another
+   * connection, an HTTP registration or a peer may have taken it since).
+   *
+   * @return whether it was removed
+   */
+  public boolean removeIfClient(InstanceKey key, String clientId) {
+    boolean[] removed = {false};
+    records.computeIfPresent(
+        key,
+        (k, current) -> {
+          if (!isLocal(current) || !current.clientId().equals(clientId)) {
+            return current;
+          }
+          index.remove(k, true);
+          notifyChange(k, Optional.empty());
+          removed[0] = true;
+          return null;
+        });
+    return removed[0];
   }
 
   private void notifyChange(InstanceKey key, Optional<EphemeralRecord> record) {

@@ -11,7 +11,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Turns silent ephemeral instances unhealthy, then removes them, as Nacos' beat check does: no
  * beat for longer than the heartbeat timeout (15 s) -> unhealthy; longer than the delete timeout
- * (30 s) -> removed. Only instances owned by this node are checked; their owner decides for all.
+ * (30 s) -> removed. Only beat-driven instances owned by this node are checked; their owner
+ * decides for all. Instances of client connections are never expired here.
  *
  * <p>{@link #checkOnce()} does one scan; a {@link PeriodicTask} runs it every scan period. Not
  * meant to run concurrently with itself (the periodic task never overlaps runs).
@@ -38,7 +39,9 @@ public final class HeartbeatChecker {
   public void checkOnce() {
     long now = clock.millis();
     for (EphemeralRecord record : store.records()) {
-      if (!record.ownerNodeId().equals(store.localNodeId())) {
+      if (!record.ownerNodeId().equals(store.localNodeId()) || record.connectionOwned()) {
+        // Replicas are their owner's to check; a client connection's instances live and die
+        // with the connection, whose liveness the transport checks.
         continue;
       }
       HeartbeatTiming timing = HeartbeatTiming.of(record.instance(), config);

@@ -51,6 +51,7 @@ public final class RegistryOperations implements NamingOperations {
   private final NamingValidator validator;
   private final CatalogOperations catalog;
   private final InstanceOverrides overrides;
+  private final ClientInstances clients;
 
   public RegistryOperations(
       NamingConfig config, Clock clock, ReplicatedLog log, RegistryIndex index, EphemeralStore ephemeral) {
@@ -64,6 +65,7 @@ public final class RegistryOperations implements NamingOperations {
     this.overrides = new InstanceOverrides(index.overrides(), cp);
     // A committed override changes what the index shows for an instance held here (owned or replica).
     index.overrides().addListener(ephemeral::reindex);
+    this.clients = new ClientInstances(ephemeral, validator);
   }
 
   @Override
@@ -239,6 +241,38 @@ public final class RegistryOperations implements NamingOperations {
       ephemeralCount += service.instances().size() - persistent;
     }
     return new RegistryCounts(services, ephemeralCount, persistentCount);
+  }
+
+  @Override
+  public void registerClientInstance(String clientId, Instance instance) {
+    clients.register(clientId, instance);
+  }
+
+  @Override
+  public void replaceClientInstances(String clientId, ServiceKey service, List<Instance> instances) {
+    clients.replace(clientId, service, instances);
+  }
+
+  @Override
+  public void deregisterClientInstance(String clientId, InstanceKey key) {
+    if (!clients.deregister(clientId, key)) {
+      deregisterInstance(key, true);
+      return;
+    }
+    // An explicit deregister ends the operator's edits; a closed connection (removeClient) does
+    // not, so that they survive the client's redo on another node.
+    overrides.endOnDeregister(key);
+  }
+
+  @Override
+  public int removeClient(String clientId) {
+    return clients.removeClient(clientId);
+  }
+
+  @Override
+  public List<InstanceKey> clientInstances(String clientId) {
+    return ephemeral.recordsOfClient(clientId).stream().map(EphemeralRecord::key)
+        .sorted(java.util.Comparator.comparing(InstanceKey::instanceId)).toList();
   }
 
   private Instance existing(InstanceKey key, boolean ephemeralKind) {

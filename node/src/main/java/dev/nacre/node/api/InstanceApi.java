@@ -1,10 +1,15 @@
 package dev.nacre.node.api;
 
 import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServiceView;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.Router;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /** {@code /nacos/v1/ns/instance}: register, deregister, update, patch, detail, list, beat. */
 public final class InstanceApi {
@@ -14,12 +19,18 @@ public final class InstanceApi {
   private final Json json;
   private final InstanceWrites writes;
   private final RequestReader reader;
+  private final UdpSubscriber udp;
 
   public InstanceApi(NamingOperations naming, Json json, InstanceWrites writes) {
+    this(naming, json, writes, UdpSubscriber.none());
+  }
+
+  public InstanceApi(NamingOperations naming, Json json, InstanceWrites writes, UdpSubscriber udp) {
     this.naming = naming;
     this.json = json;
     this.writes = writes;
     this.reader = writes.reader();
+    this.udp = udp;
   }
 
   public void register(Router router) {
@@ -43,9 +54,16 @@ public final class InstanceApi {
   }
 
   private ApiResponse list(ApiRequest r) {
+    ServiceKey service = reader.service(r);
+    Set<String> clusters = reader.clusters(r, "clusters");
+    Optional<InetSocketAddress> receiver = UdpReceivers.of(r);
     ServiceView view = naming.listInstances(
-        reader.service(r), reader.clusters(r, "clusters"), r.boolParam("healthyOnly").orElse(false),
-        reader.linearizable(r));
-    return json.response(Views.serviceList(view));
+        service, clusters, r.boolParam("healthyOnly").orElse(false), reader.linearizable(r));
+    String clustersAsAsked = r.param("clusters", "");
+    receiver.ifPresent(to -> udp.listed(service, clusters, clustersAsAsked, to));
+    Map<String, Object> body = Views.serviceList(view);
+    // Nacos echoes the parameter: 1.x clients file the list under the clusters string they sent.
+    body.put("clusters", clustersAsAsked);
+    return json.response(body);
   }
 }

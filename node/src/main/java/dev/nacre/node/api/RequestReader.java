@@ -63,7 +63,8 @@ public final class RequestReader {
         instanceKey(r),
         r.doubleParam("weight").orElse(1.0),
         r.boolParam("healthy").orElse(true),
-        r.boolParam("enabled").orElse(true),
+        // Nacos 1.x clients send "enable".
+        r.boolParam("enabled").or(() -> r.boolParam("enable")).orElse(true),
         ephemeral(r),
         metadata(r));
   }

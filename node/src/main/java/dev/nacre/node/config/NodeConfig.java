@@ -3,6 +3,7 @@ package dev.nacre.node.config;
 import dev.nacre.consensus.distro.DistroConfig;
 import dev.nacre.consensus.raft.RaftConfig;
 import dev.nacre.naming.NamingConfig;
+import dev.nacre.naming.push.PushConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import java.util.Set;
  * @param bind address the servers listen on
  * @param port main (HTTP) port P; Raft listens on P-1000
  * @param members every member's {@code host:port} (main port), self included; one entry = standalone
+ * @param push how changes are pushed to subscribed clients
  */
 public record NodeConfig(
     String host,
@@ -34,7 +36,9 @@ public record NodeConfig(
     long snapshotThreshold,
     long logSegmentSizeBytes,
     NamingConfig naming,
-    ClusterSettings cluster) {
+    ClusterSettings cluster,
+    ClientSettings client,
+    PushConfig push) {
 
   public static final String HOST = "nacre.host";
   public static final String BIND = "nacre.bind";
@@ -57,6 +61,12 @@ public record NodeConfig(
   public static final String PROBE_TIMEOUT = "nacre.naming.probe.timeout-ms";
   public static final String METADATA_MAX = "nacre.naming.metadata.max-bytes";
   public static final String OVERRIDE_RETENTION = "nacre.naming.override-retention-ms";
+  public static final String PUSH_DELAY = "nacre.naming.push.delay-ms";
+  public static final String PUSH_ACK_TIMEOUT = "nacre.naming.push.ack-timeout-ms";
+  public static final String PUSH_RETRY = "nacre.naming.push.retry-ms";
+  public static final String PUSH_MAX_RETRY = "nacre.naming.push.max-retry-ms";
+  public static final String PUSH_DROP_AFTER = "nacre.naming.push.drop-after-ms";
+  public static final String PUSH_UDP_LEASE = "nacre.naming.push.udp-lease-ms";
   public static final String SECRET = "nacre.cluster.secret";
   public static final String PING_PERIOD = "nacre.cluster.ping-ms";
   public static final String PINGS_TO_DOWN = "nacre.cluster.failed-pings-to-down";
@@ -64,6 +74,9 @@ public record NodeConfig(
   public static final String DISTRO_BATCH = "nacre.distro.batch-size";
   public static final String DISTRO_VERIFY = "nacre.distro.verify-ms";
   public static final String DISTRO_GRACE = "nacre.distro.owner-grace-ms";
+  public static final String CLIENT_IDLE = "nacre.client.idle-before-detection-ms";
+  public static final String CLIENT_DETECTION_TIMEOUT = "nacre.client.detection-timeout-ms";
+  public static final String CLIENT_METADATA_MAX = "nacre.client.metadata.max-length";
 
   public NodeConfig {
     members = List.copyOf(members);
@@ -93,6 +106,11 @@ public record NodeConfig(
 
   public int raftPort() {
     return port - 1000;
+  }
+
+  /** Port of the Nacos 2.x client gRPC protocol: P+1000, as every Nacos client derives it. */
+  public int clientGrpcPort() {
+    return port + 1000;
   }
 
   /** Reads and validates settings; throws {@link IllegalArgumentException} naming the bad key. */
@@ -129,6 +147,11 @@ public record NodeConfig(
         millis(s, PING_PERIOD, Duration.ofSeconds(1)),
         s.integer(PINGS_TO_DOWN, 3, 1, 100),
         distro);
+    ClientSettings clientDefaults = ClientSettings.defaults();
+    ClientSettings client = new ClientSettings(
+        millis(s, CLIENT_IDLE, clientDefaults.idleBeforeDetection()),
+        millis(s, CLIENT_DETECTION_TIMEOUT, clientDefaults.detectionTimeout()),
+        s.integer(CLIENT_METADATA_MAX, clientDefaults.metadataMaxLength(), 1, 1 << 20));
     NodeConfig config = new NodeConfig(
         host, bind, port, dataDir, members,
         s.integer(HTTP_MAX_BODY, 1 << 20, 1024, 64 << 20),
@@ -139,12 +162,25 @@ public record NodeConfig(
         s.longValue(SNAPSHOT_THRESHOLD, RaftConfig.DEFAULT_SNAPSHOT_THRESHOLD, 1, Long.MAX_VALUE),
         s.longValue(LOG_SEGMENT_SIZE, RaftConfig.DEFAULT_LOG_SEGMENT_SIZE_BYTES, 1024, 1L << 30),
         naming,
-        clusterSettings);
+        clusterSettings,
+        client,
+        pushConfig(s));
     Set<String> unknown = s.unknownKeys("nacre.");
     if (!unknown.isEmpty()) {
       throw new IllegalArgumentException("unknown settings " + unknown + "; see conf/nacre.properties.example for the keys");
     }
     return config;
+  }
+
+  private static PushConfig pushConfig(Settings s) {
+    PushConfig d = PushConfig.defaults();
+    return new PushConfig(
+        millis(s, PUSH_DELAY, d.mergeDelay()),
+        millis(s, PUSH_ACK_TIMEOUT, d.ackTimeout()),
+        millis(s, PUSH_RETRY, d.retryDelay()),
+        millis(s, PUSH_MAX_RETRY, d.maxRetryDelay()),
+        millis(s, PUSH_DROP_AFTER, d.dropAfter()),
+        millis(s, PUSH_UDP_LEASE, d.udpLease()));
   }
 
   private static Duration millis(Settings s, String key, Duration fallback) {

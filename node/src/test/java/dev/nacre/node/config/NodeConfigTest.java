@@ -30,6 +30,16 @@ class NodeConfigTest {
     assertThat(c.naming().defaultIpDeleteTimeout()).isEqualTo(Duration.ofSeconds(30));
     assertThat(c.cluster().distro().maxBatchSize()).isEqualTo(1000);
     assertThat(c.cluster().distro().flushDelay()).isEqualTo(Duration.ofMillis(200));
+    assertThat(c.push().ackTimeout()).isEqualTo(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void pushKeysAreRead() {
+    NodeConfig c = NodeConfig.from(props(NodeConfig.PUSH_DELAY, "20", NodeConfig.PUSH_UDP_LEASE, "9000"));
+    assertThat(c.push().mergeDelay()).isEqualTo(Duration.ofMillis(20));
+    assertThat(c.push().udpLease()).isEqualTo(Duration.ofSeconds(9));
+    assertThatThrownBy(() -> NodeConfig.from(props(NodeConfig.PUSH_RETRY, "5000", NodeConfig.PUSH_MAX_RETRY, "10")))
+        .hasMessageContaining("maxRetryDelay");
   }
 
   @Test

@@ -1,0 +1,102 @@
+package dev.nacre.node.client;
+
+import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.naming.push.Subscriptions;
+import dev.nacre.node.config.ClientSettings;
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Nacos 2.x client port (P+1000): the {@code Request} and {@code BiRequestStream} services
+ * over plaintext HTTP/2, one {@link ClientConnections connection} per TCP transport. Closing asks
+ * every client to move to another server first, so that they fail over at once instead of after
+ * their keep-alive timeout.
+ */
+public final class ClientGrpcServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ClientGrpcServer.class);
+  /** Nacos' own bound on one client message. */
+  private static final int MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+  private static final Duration RESET_BOUND = Duration.ofSeconds(1);
+
+  private final String nodeName;
+  private final Server server;
+  private final ClientConnections connections;
+  private final AutoCloseable detection;
+
+  private ClientGrpcServer(String nodeName, Server server, ClientConnections connections,
+      AutoCloseable detection) {
+    this.nodeName = nodeName;
+    this.server = server;
+    this.connections = connections;
+    this.detection = detection;
+  }
+
+  /**
+   * Listens on {@code address} and serves {@code naming}; subscriptions (and pushes) when a push
+   * core is given, each push failing after {@code pushTimeout} without the client's answer.
+   */
+  public static ClientGrpcServer start(String nodeName, InetSocketAddress address, ClientSettings settings,
+      NamingOperations naming, Optional<Subscriptions> subscriptions, Duration pushTimeout, Clock clock,
+      ScheduledExecutorService timer) {
+    PayloadCodec codec = new PayloadCodec();
+    ClientConnections connections = new ClientConnections(nodeName, clock, settings, timer, codec);
+    connections.onClose(id -> naming.removeClient(id));
+    InstanceHandlers instances = new InstanceHandlers(naming, codec, settings.metadataMaxLength(), connections);
+    QueryHandlers queries = new QueryHandlers(naming, codec, subscriptions, connections, pushTimeout);
+    ConnectionTransportFilter filter = new ConnectionTransportFilter(connections);
+    Server server = NettyServerBuilder.forAddress(address)
+        .addTransportFilter(filter)
+        .addService(ServerInterceptors.intercept(
+            new UnaryRequestService(nodeName, connections, codec, instances, queries), filter))
+        .addService(ServerInterceptors.intercept(new StreamService(nodeName, connections, codec), filter))
+        .maxInboundMessageSize(MAX_MESSAGE_BYTES)
+        // HTTP/2 pings free the transports of frozen or vanished clients (their connections are
+        // already closed by the idle check; this releases the socket too).
+        .keepAliveTime(60, TimeUnit.SECONDS)
+        .keepAliveTimeout(20, TimeUnit.SECONDS)
+        .build();
+    try {
+      server.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot listen for Nacos clients on " + address
+          + ": is the port (main port + 1000) free?", e);
+    }
+    log.info("[{}] Nacos client gRPC listening on {}", nodeName, address);
+    return new ClientGrpcServer(nodeName, server, connections, connections.startDetection());
+  }
+
+  public ClientConnections connections() {
+    return connections;
+  }
+
+  public int port() {
+    return server.getPort();
+  }
+
+  @Override
+  public void close() {
+    try {
+      detection.close();
+    } catch (Exception e) {
+      log.debug("[{}] stopping the idle check: {}", nodeName, e.toString());
+    }
+    connections.shutdown(RESET_BOUND);
+    server.shutdownNow();
+    try {
+      server.awaitTermination(2, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,84 @@
+package dev.nacre.node.client;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import dev.nacre.proto.nacos.Metadata;
+import dev.nacre.proto.nacos.Payload;
+
+/**
+ * Nacos' framing: a {@link Payload} names its message kind in {@code metadata.type} and carries
+ * the message as UTF-8 JSON in an {@code Any} with an empty type URL. JSON as Nacos writes it:
+ * nulls omitted, unknown fields ignored. Thread-safe.
+ */
+final class PayloadCodec {
+  private final ObjectMapper mapper = JsonMapper.builder()
+      .serializationInclusion(JsonInclude.Include.NON_NULL)
+      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      .build();
+
+  /** The body was not JSON, or not the JSON of its message kind. */
+  static final class BadBodyException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    BadBodyException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  static String type(Payload payload) {
+    return payload.getMetadata().getType();
+  }
+
+  /** The body as a JSON object. */
+  ObjectNode body(Payload payload) throws BadBodyException {
+    try {
+      JsonNode node = mapper.readTree(payload.getBody().getValue().toByteArray());
+      if (node == null || !node.isObject()) {
+        throw new BadBodyException("the body is not a JSON object", null);
+      }
+      return (ObjectNode) node;
+    } catch (JsonProcessingException e) {
+      throw new BadBodyException("the body is not valid JSON: " + e.getOriginalMessage(), e);
+    } catch (java.io.IOException e) {
+      throw new BadBodyException("the body cannot be read: " + e.getMessage(), e);
+    }
+  }
+
+  /** The body bound to a message class (a record of the fields Nacre reads). */
+  <T> T read(Payload payload, Class<T> type) throws BadBodyException {
+    ObjectNode body = body(payload);
+    try {
+      return mapper.treeToValue(body, type);
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      throw new BadBodyException("the body does not fit " + type.getSimpleName() + ": " + e.getMessage(), e);
+    }
+  }
+
+  ObjectNode object() {
+    return mapper.createObjectNode();
+  }
+
+  JsonNode tree(Object value) {
+    return mapper.valueToTree(value);
+  }
+
+  Payload encode(String type, JsonNode body) {
+    byte[] json;
+    try {
+      json = mapper.writeValueAsBytes(body);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write " + type + " as JSON", e);
+    }
+    return Payload.newBuilder()
+        .setMetadata(Metadata.newBuilder().setType(type))
+        .setBody(Any.newBuilder().setValue(ByteString.copyFrom(json)))
+        .build();
+  }
+}

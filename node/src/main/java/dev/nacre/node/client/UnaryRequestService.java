@@ -1,0 +1,89 @@
+package dev.nacre.node.client;
+
+import dev.nacre.node.client.PayloadCodec.BadBodyException;
+import dev.nacre.node.client.Replies.Reply;
+import dev.nacre.proto.nacos.Payload;
+import dev.nacre.proto.nacos.RequestGrpc;
+import io.grpc.stub.StreamObserver;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code /Request/request}: one client request, one reply, checked in Nacos' order: the server
+ * check needs no registration; an unknown kind gets 302; a connection that did not set itself up
+ * on its stream gets 301 (the client reconnects); a body that cannot be read gets 502; parameter
+ * errors come back in the typed response with 400. Nothing a client sends escapes as an exception.
+ */
+final class UnaryRequestService extends RequestGrpc.RequestImplBase {
+  private static final Logger log = LoggerFactory.getLogger(UnaryRequestService.class);
+
+  /** Answers one kind of request on a registered connection. */
+  @FunctionalInterface
+  interface Handler {
+    Reply handle(ClientConnection connection, Payload payload) throws BadBodyException;
+  }
+
+  private final String nodeName;
+  private final ClientConnections connections;
+  private final PayloadCodec codec;
+  private final Map<String, Handler> handlers;
+
+  UnaryRequestService(String nodeName, ClientConnections connections, PayloadCodec codec,
+      InstanceHandlers instances, QueryHandlers queries) {
+    this.nodeName = nodeName;
+    this.connections = connections;
+    this.codec = codec;
+    this.handlers = Map.of(
+        "HealthCheckRequest", (c, p) -> Replies.ok(codec, "HealthCheckResponse"),
+        "InstanceRequest", instances::instance,
+        "PersistentInstanceRequest", instances::persistent,
+        "BatchInstanceRequest", instances::batch,
+        "ServiceQueryRequest", queries::query,
+        "ServiceListRequest", queries::list,
+        "SubscribeServiceRequest", queries::subscribe);
+  }
+
+  @Override
+  public void request(Payload payload, StreamObserver<Payload> responses) {
+    Reply reply;
+    try {
+      reply = answer(ConnectionTransportFilter.connectionId(), payload);
+    } catch (RuntimeException e) {
+      log.warn("[{}] client request {} failed", nodeName, PayloadCodec.type(payload), e);
+      reply = Replies.error(codec, Replies.SERVER_ERROR, "Server failed to handle "
+          + PayloadCodec.type(payload) + ": " + e);
+    }
+    responses.onNext(codec.encode(reply.type(), reply.body()));
+    responses.onCompleted();
+  }
+
+  private Reply answer(String connectionId, Payload payload) {
+    String type = PayloadCodec.type(payload);
+    Optional<ClientConnection> connection = connections.get(connectionId);
+    if (type.equals("ServerCheckRequest")) {
+      Reply ok = Replies.ok(codec, "ServerCheckResponse");
+      ok.body().put("connectionId", connectionId);
+      // Clients that know ability negotiation then wait for the SetupAckRequest on the stream.
+      ok.body().put("supportAbilityNegotiation", true);
+      return ok;
+    }
+    Handler handler = handlers.get(type);
+    if (handler == null) {
+      return Replies.error(codec, Replies.NO_HANDLER, "RequestHandler Not Found");
+    }
+    if (connection.isEmpty() || !connection.get().registered()) {
+      return Replies.error(codec, Replies.UNREGISTERED, "Connection is unregistered.");
+    }
+    ClientConnection c = connection.get();
+    c.touch(connections.nowMillis());
+    try {
+      return handler.handle(c, payload);
+    } catch (BadBodyException e) {
+      log.debug("[{}] unreadable {} from {}: {}", nodeName, type, c.id(), e.getMessage());
+      return Replies.error(codec, Replies.BAD_GATEWAY,
+          "errCode: 101, errMsg: Nacos deserialize failed. " + e.getMessage());
+    }
+  }
+}

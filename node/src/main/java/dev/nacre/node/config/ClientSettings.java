@@ -1,0 +1,28 @@
+package dev.nacre.node.config;
+
+import java.time.Duration;
+
+/**
+ * The Nacos 2.x client gRPC port (P+1000), with Nacos' defaults.
+ *
+ * @param idleBeforeDetection silence on a connection after which the node asks the client whether
+ *     it is still there (Nacos: 20 s)
+ * @param detectionTimeout how long the client has to answer; then the connection is closed and its
+ *     ephemeral instances and subscriptions removed (Nacos: 5 s)
+ * @param metadataMaxLength bound on an instance's metadata over gRPC, counted as Nacos counts it
+ *     (characters of keys and values) (Nacos: 1024)
+ */
+public record ClientSettings(
+    Duration idleBeforeDetection, Duration detectionTimeout, int metadataMaxLength) {
+
+  public static ClientSettings defaults() {
+    return new ClientSettings(Duration.ofSeconds(20), Duration.ofSeconds(5), 1024);
+  }
+
+  /** How often idle connections are looked for: Nacos' 3 s, or more often for short idle bounds. */
+  public Duration detectionScanPeriod() {
+    Duration quarter = idleBeforeDetection.dividedBy(4);
+    Duration nacos = Duration.ofSeconds(3);
+    return quarter.compareTo(nacos) < 0 ? quarter.plusMillis(1) : nacos;
+  }
+}
