@@ -132,7 +132,8 @@ public final class Node implements AutoCloseable {
     // Last to start, first to stop: clients are told to move before anything else goes away.
     clientGrpc = ClientGrpcServer.start(config.address(),
         new InetSocketAddress(config.bind(), config.clientGrpcPort()), config.client(), naming,
-        java.util.Optional.of(push), config.push().ackTimeout(), clock, scheduler);
+        java.util.Optional.of(push), config.push().ackTimeout(), clock, scheduler,
+        new ClientGateInterceptor(config.address(), hooks.clientGateOrOpen()));
     resources.push(clientGrpc);
     log.info("[{}] ready: HTTP on {}, Nacos clients on {}, Raft on {}", config.address(), http.address(),
         clientGrpc.port(), config.raftPort());

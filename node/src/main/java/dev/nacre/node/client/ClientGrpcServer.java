@@ -4,6 +4,7 @@ import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.push.Subscriptions;
 import dev.nacre.node.config.ClientSettings;
 import io.grpc.Server;
+import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
@@ -45,10 +46,12 @@ public final class ClientGrpcServer implements AutoCloseable {
   /**
    * Listens on {@code address} and serves {@code naming}; subscriptions (and pushes) when a push
    * core is given, each push failing after {@code pushTimeout} without the client's answer.
+   * {@code gate} sees every call first (a test harness's client faults; a pass-through in
+   * production).
    */
   public static ClientGrpcServer start(String nodeName, InetSocketAddress address, ClientSettings settings,
       NamingOperations naming, Optional<Subscriptions> subscriptions, Duration pushTimeout, Clock clock,
-      ScheduledExecutorService timer) {
+      ScheduledExecutorService timer, ServerInterceptor gate) {
     PayloadCodec codec = new PayloadCodec();
     ClientConnections connections = new ClientConnections(nodeName, clock, settings, timer, codec);
     connections.onClose(id -> naming.removeClient(id));
@@ -58,8 +61,8 @@ public final class ClientGrpcServer implements AutoCloseable {
     Server server = NettyServerBuilder.forAddress(address)
         .addTransportFilter(filter)
         .addService(ServerInterceptors.intercept(
-            new UnaryRequestService(nodeName, connections, codec, instances, queries), filter))
-        .addService(ServerInterceptors.intercept(new StreamService(nodeName, connections, codec), filter))
+            new UnaryRequestService(nodeName, connections, codec, instances, queries), filter, gate))
+        .addService(ServerInterceptors.intercept(new StreamService(nodeName, connections, codec), filter, gate))
         .maxInboundMessageSize(MAX_MESSAGE_BYTES)
         // HTTP/2 pings free the transports of frozen or vanished clients (their connections are
         // already closed by the idle check; this releases the socket too).
