@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * No threads, no clock: every event carries {@code now} in milliseconds. Not thread-safe; {@link
  * PushService} serialises the calls.
  *
- * <p>Per service at most one pending change (the merge window starts at the first change of a
- * burst); per subscription at most one push in flight, and when it completes, the newest list goes
+ * <p>Per service at most one pending change and at most one push per merge window (the first
+ * change after a quiet window goes at once, the rest of a burst one window later); per subscription at most one push in flight, and when it completes, the newest list goes
  * next. A push whose list equals the last acknowledged one is skipped, except the first push after
  * a subscribe.
  */
@@ -34,6 +34,8 @@ final class PushCore {
   private final Map<String, Set<ServiceKey>> byClient = new HashMap<>();
   /** Services changed and not pushed yet, with the time their push is due. */
   private final Map<ServiceKey, Long> pendingChanges = new LinkedHashMap<>();
+  /** When a change of the service was last pushed; entries older than the window are pruned. */
+  private final Map<ServiceKey, Long> lastPushed = new HashMap<>();
   private long lastSeq;
 
   PushCore(String node, PushConfig config, ViewSource views) {
@@ -86,6 +88,7 @@ final class PushCore {
     if (subs.isEmpty()) {
       byService.remove(service);
       pendingChanges.remove(service);
+      lastPushed.remove(service);
     }
     Set<ServiceKey> services = byClient.get(clientId);
     services.remove(service);
@@ -119,21 +122,27 @@ final class PushCore {
     return byService.values().stream().mapToInt(Map::size).sum();
   }
 
-  /** A change of the service; merged with others until the window closes. */
+  /**
+   * A change of the service. The first change after a quiet window is pushed at once (no added
+   * latency); later ones wait until one window after that push and go together.
+   */
   void serviceChanged(ServiceKey service, long now) {
-    if (byService.containsKey(service)) {
-      pendingChanges.putIfAbsent(service, now + config.mergeDelay().toMillis());
+    if (byService.containsKey(service) && !pendingChanges.containsKey(service)) {
+      long last = lastPushed.getOrDefault(service, Long.MIN_VALUE / 2);
+      pendingChanges.put(service, Math.max(now, last + config.mergeDelay().toMillis()));
     }
   }
 
   /** The pushes to send now; each is in flight until {@link #acked} or {@link #failed}. */
   List<PushOrder> due(long now) {
+    lastPushed.values().removeIf(at -> at + config.mergeDelay().toMillis() <= now);
     for (Iterator<Map.Entry<ServiceKey, Long>> it = pendingChanges.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<ServiceKey, Long> change = it.next();
       if (change.getValue() > now) {
         continue;
       }
       it.remove();
+      lastPushed.put(change.getKey(), now);
       for (Subscription sub : byService.getOrDefault(change.getKey(), Map.of()).values()) {
         sub.dirty = true;
         if (sub.dueAt == NONE) {
