@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,6 +37,8 @@ final class PushCore {
   private final Map<ServiceKey, Long> pendingChanges = new LinkedHashMap<>();
   /** When a change of the service was last pushed; entries older than the window are pruned. */
   private final Map<ServiceKey, Long> lastPushed = new HashMap<>();
+  /** Exactly the subscriptions that are dirty with no push in flight: the only ones due() looks at. */
+  private final Set<Subscription> waiting = new LinkedHashSet<>();
   private long lastSeq;
 
   PushCore(String node, PushConfig config, ViewSource views) {
@@ -78,13 +81,25 @@ final class PushCore {
     sub.inFlightSeq = 0;
     sub.failures = 0;
     sub.unackedSince = NONE;
+    track(sub);
+  }
+
+  /** Keeps {@link #waiting} in step with the subscription's state. */
+  private void track(Subscription sub) {
+    if (sub.dirty && sub.inFlightSeq == 0) {
+      waiting.add(sub);
+    } else {
+      waiting.remove(sub);
+    }
   }
 
   void unsubscribe(ServiceKey service, String clientId) {
     Map<String, Subscription> subs = byService.get(service);
-    if (subs == null || subs.remove(clientId) == null) {
+    Subscription sub = subs == null ? null : subs.remove(clientId);
+    if (sub == null) {
       return;
     }
+    waiting.remove(sub);
     if (subs.isEmpty()) {
       byService.remove(service);
       pendingChanges.remove(service);
@@ -148,39 +163,40 @@ final class PushCore {
         if (sub.dueAt == NONE) {
           sub.dueAt = now;
         }
+        track(sub);
       }
     }
     List<PushOrder> orders = new ArrayList<>();
     Map<String, ServiceView> built = new HashMap<>();
-    for (Map<String, Subscription> subs : byService.values()) {
-      for (Subscription sub : subs.values()) {
-        if (!sub.dirty || sub.inFlightSeq != 0 || sub.dueAt > now) {
-          continue;
-        }
-        ServiceView view;
-        try {
-          view = built.computeIfAbsent(
-              sub.service + "|" + new TreeSet<>(sub.clusters), k -> views.view(sub.service, sub.clusters));
-        } catch (RuntimeException e) {
-          log.warn("[{}] cannot build the list of {} for subscriber {}; not pushed: {}",
-              node, sub.service.groupedName(), sub.clientId, e.toString());
-          sub.dirty = false;
-          sub.dueAt = NONE;
-          continue;
-        }
+    for (Subscription sub : List.copyOf(waiting)) {
+      if (sub.dueAt > now) {
+        continue;
+      }
+      ServiceView view;
+      try {
+        view = built.computeIfAbsent(
+            sub.service + "|" + new TreeSet<>(sub.clusters), k -> views.view(sub.service, sub.clusters));
+      } catch (RuntimeException e) {
+        log.warn("[{}] cannot build the list of {} for subscriber {}; not pushed: {}",
+            node, sub.service.groupedName(), sub.clientId, e.toString());
         sub.dirty = false;
         sub.dueAt = NONE;
-        if (!sub.forced && view.checksum().equals(sub.ackedChecksum)) {
-          continue;
-        }
-        boolean forced = sub.forced;
-        sub.forced = false;
-        sub.inFlightSeq = ++lastSeq;
-        if (sub.unackedSince == NONE) {
-          sub.unackedSince = now;
-        }
-        orders.add(new PushOrder(sub.service, sub.clientId, sub.target, view, sub.inFlightSeq, forced));
+        track(sub);
+        continue;
       }
+      sub.dirty = false;
+      sub.dueAt = NONE;
+      track(sub);
+      if (!sub.forced && view.checksum().equals(sub.ackedChecksum)) {
+        continue;
+      }
+      boolean forced = sub.forced;
+      sub.forced = false;
+      sub.inFlightSeq = ++lastSeq;
+      if (sub.unackedSince == NONE) {
+        sub.unackedSince = now;
+      }
+      orders.add(new PushOrder(sub.service, sub.clientId, sub.target, view, sub.inFlightSeq, forced));
     }
     return orders;
   }
@@ -197,6 +213,7 @@ final class PushCore {
     if (sub.dirty) {
       sub.dueAt = now;
     }
+    track(sub);
   }
 
   /**
@@ -223,6 +240,7 @@ final class PushCore {
     sub.dirty = true;
     sub.forced |= order.forced();
     sub.dueAt = now + backoff(sub.failures);
+    track(sub);
     return false;
   }
 
@@ -239,12 +257,8 @@ final class PushCore {
     for (long at : pendingChanges.values()) {
       next = Math.min(next, at);
     }
-    for (Map<String, Subscription> subs : byService.values()) {
-      for (Subscription sub : subs.values()) {
-        if (sub.dirty && sub.inFlightSeq == 0) {
-          next = Math.min(next, sub.dueAt);
-        }
-      }
+    for (Subscription sub : waiting) {
+      next = Math.min(next, sub.dueAt);
     }
     return next;
   }
