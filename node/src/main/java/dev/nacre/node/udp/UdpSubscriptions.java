@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class UdpSubscriptions implements UdpSubscriber, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(UdpSubscriptions.class);
+  /** Bound on leases: list calls name any address, so memory must not follow them unbounded. */
+  static final int MAX_LEASES = 100_000;
 
   private final String node;
   private final Subscriptions subscriptions;
@@ -37,6 +39,7 @@ public final class UdpSubscriptions implements UdpSubscriber, AutoCloseable {
   private final Map<String, UdpPushTarget> targets = new ConcurrentHashMap<>();
   /** Last list call per (client, service), in clock millis. */
   private final Map<Lease, Long> lastListed = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicLong refused = new java.util.concurrent.atomic.AtomicLong();
   private ScheduledFuture<?> sweeper;
 
   private record Lease(String clientId, ServiceKey service) {}
@@ -64,6 +67,13 @@ public final class UdpSubscriptions implements UdpSubscriber, AutoCloseable {
 
   @Override
   public void listed(ServiceKey service, Set<String> clusters, String clustersAsAsked, InetSocketAddress receiver) {
+    if (lastListed.size() >= MAX_LEASES && !lastListed.containsKey(new Lease(UdpPushTarget.clientId(receiver), service))) {
+      if (refused.getAndIncrement() % 1000 == 0) {
+        log.warn("[{}] {} UDP subscriptions already; {} is not subscribed to {} (it still polls). Are list calls"
+            + " with random udpPort values coming in?", node, MAX_LEASES, receiver, service.groupedName());
+      }
+      return;
+    }
     UdpPushTarget target = targets.computeIfAbsent(
         UdpPushTarget.clientId(receiver), id -> new UdpPushTarget(node, receiver, channel, mapper));
     String clientId = target.clientId();
