@@ -67,7 +67,8 @@ public final class UdpSubscriptions implements UdpSubscriber, AutoCloseable {
 
   @Override
   public void listed(ServiceKey service, Set<String> clusters, String clustersAsAsked, InetSocketAddress receiver) {
-    if (lastListed.size() >= MAX_LEASES && !lastListed.containsKey(new Lease(UdpPushTarget.clientId(receiver), service))) {
+    String clientId = UdpPushTarget.clientId(receiver, clustersAsAsked);
+    if (lastListed.size() >= MAX_LEASES && !lastListed.containsKey(new Lease(clientId, service))) {
       if (refused.getAndIncrement() % 1000 == 0) {
         log.warn("[{}] {} UDP subscriptions already; {} is not subscribed to {} (it still polls). Are list calls"
             + " with random udpPort values coming in?", node, MAX_LEASES, receiver, service.groupedName());
@@ -75,10 +76,8 @@ public final class UdpSubscriptions implements UdpSubscriber, AutoCloseable {
       return;
     }
     UdpPushTarget target = targets.computeIfAbsent(
-        UdpPushTarget.clientId(receiver), id -> new UdpPushTarget(node, receiver, channel, mapper));
-    String clientId = target.clientId();
+        clientId, id -> new UdpPushTarget(node, receiver, clustersAsAsked, channel, mapper));
     Long previous = lastListed.put(new Lease(clientId, service), clock.millis());
-    target.clustersAsAsked(service, clustersAsAsked);
     // Subscribe when new, or again when the push core dropped the client meanwhile.
     if (previous == null || !subscriptions.servicesOf(clientId).contains(service)) {
       subscriptions.subscribe(service, clusters, target);
@@ -97,10 +96,6 @@ public final class UdpSubscriptions implements UdpSubscriber, AutoCloseable {
       Lease l = e.getKey();
       it.remove();
       subscriptions.unsubscribe(l.service(), l.clientId());
-      UdpPushTarget target = targets.get(l.clientId());
-      if (target != null) {
-        target.forget(l.service());
-      }
     }
     Set<String> leased = new java.util.HashSet<>();
     lastListed.keySet().forEach(l -> leased.add(l.clientId()));

@@ -108,18 +108,22 @@ class UdpSubscriptionsTest {
     leases.listed(SVC, Set.of("a"), "a", client);
     leases.listed(SVC, Set.of("a"), "a", client);
     leases.listed(OTHER, Set.of(), "", client);
-    assertThat(table.calls).containsExactly("subscribe udp:127.0.0.1:40000 svc [a]", "subscribe udp:127.0.0.1:40000 other []");
+    leases.listed(SVC, Set.of("a", "b"), "b,a", client);
+    assertThat(table.calls).as("one subscription per filter the client polls with").containsExactly(
+        "subscribe udp:127.0.0.1:40000?clusters=a svc [a]", "subscribe udp:127.0.0.1:40000 other []",
+        "subscribe udp:127.0.0.1:40000?clusters=b,a svc [a, b]");
 
     clock.millis += Duration.ofDays(1).toMillis();
     leases.listed(OTHER, Set.of(), "", client);
     leases.expire();
-    assertThat(leases.size()).as("svc's lease was not renewed").isEqualTo(1);
-    assertThat(table.calls).endsWith("unsubscribe udp:127.0.0.1:40000 svc");
+    assertThat(leases.size()).as("svc's leases were not renewed").isEqualTo(1);
+    assertThat(table.calls).contains("unsubscribe udp:127.0.0.1:40000?clusters=a svc",
+        "unsubscribe udp:127.0.0.1:40000?clusters=b,a svc");
 
     clock.millis += Duration.ofDays(1).toMillis();
     leases.expire();
     assertThat(leases.size()).isZero();
-    assertThat(table.servicesOf("udp:127.0.0.1:40000")).isEmpty();
+    assertThat(table.byClient.values()).allMatch(Set::isEmpty);
   }
 
   @Test
