@@ -73,9 +73,10 @@ class Nacos1ClusterPushTest {
         .until(() -> nodes.stream().allMatch(n -> n.cluster().orElseThrow().members().ownershipMembers().equals(all)));
   }
 
-  private NamingService clientOf(Node node) throws Exception {
+  private NamingService clientOf(Node... servers) throws Exception {
     Properties p = new Properties();
-    p.setProperty("serverAddr", "127.0.0.1:" + node.config().port());
+    p.setProperty("serverAddr", Arrays.stream(servers).map(n -> "127.0.0.1:" + n.config().port())
+        .collect(Collectors.joining(",")));
     NamingService c = NamingFactory.createNamingService(p);
     clients.add(c);
     return c;
@@ -143,6 +144,41 @@ class Nacos1ClusterPushTest {
         && events.get(events.size() - 1).ports().size() == ROUNDS - 1);
     await().atMost(Duration.ofSeconds(5)).until(() -> nodes.stream()
         .allMatch(n -> n.naming().listInstances(service, Set.of(), false, false).hosts().size() == ROUNDS - 1));
+  }
+
+  @Test
+  void aNodeKilledUnderClientsKeepsTheirInstancesAndSubscriptionsGoing() throws Exception {
+    startCluster(3);
+    Node[] all = nodes.toArray(new Node[0]);
+    NamingService provider = clientOf(all);
+    NamingService consumer = clientOf(all);
+    ServiceKey service = key("survivor");
+    // Beats every 500 ms; without them the instance would go after 3 s.
+    Instance first = instance(21_001);
+    first.setMetadata(java.util.Map.of("preserved.heart.beat.interval", "500", "preserved.heart.beat.timeout", "1500",
+        "preserved.ip.delete.timeout", "3000"));
+    provider.registerInstance("survivor", first);
+    List<List<Integer>> events = new CopyOnWriteArrayList<>();
+    consumer.subscribe("survivor", e -> events.add(
+        ((NamingEvent) e).getInstances().stream().map(Instance::getPort).sorted().toList()));
+    await().atMost(Duration.ofSeconds(10)).until(() -> events.contains(List.of(21_001)));
+
+    // Kill the member that holds the consumer's UDP subscription (the one it listed through).
+    Node victim = nodes.stream().filter(n -> !n.subscriptions().subscribersOf(service).isEmpty()).findFirst().orElseThrow();
+    victim.close();
+    nodes.remove(victim);
+    System.out.println("killed " + victim.config().address() + " under the 1.x clients");
+
+    // Beats reach the survivors: the instance stays listed there (the delete timeout is 3 s).
+    await().during(Duration.ofSeconds(8)).atMost(Duration.ofSeconds(12)).until(() -> nodes.stream()
+        .allMatch(n -> n.naming().listInstances(service, Set.of(), false, false).hosts().size() == 1));
+    // The consumer's next poll reaches a survivor and subscribes there: pushes resume.
+    long start = System.nanoTime();
+    provider.registerInstance("survivor", instance(21_002));
+    await().atMost(Duration.ofSeconds(25)).until(() -> events.contains(List.of(21_001, 21_002)));
+    System.out.println(String.format("NACOS1 after a node kill: new instance reached the listener in %d ms",
+        (System.nanoTime() - start) / 1_000_000));
+    assertThat(nodes.stream().mapToInt(n -> n.subscriptions().subscribersOf(service).size()).sum()).isPositive();
   }
 
   /** Prints p50/p99 (nearest rank) and returns p99. */
