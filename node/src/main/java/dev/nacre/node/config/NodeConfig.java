@@ -153,13 +153,18 @@ public record NodeConfig(
 
   private static PushConfig pushConfig(Settings s) {
     PushConfig d = PushConfig.defaults();
-    return new PushConfig(
-        millis(s, PUSH_DELAY, d.mergeDelay()),
-        millis(s, PUSH_ACK_TIMEOUT, d.ackTimeout()),
-        millis(s, PUSH_RETRY, d.retryDelay()),
-        millis(s, PUSH_MAX_RETRY, d.maxRetryDelay()),
-        millis(s, PUSH_DROP_AFTER, d.dropAfter()),
-        millis(s, PUSH_UDP_LEASE, d.udpLease()));
+    try {
+      return new PushConfig(
+          millis(s, PUSH_DELAY, d.mergeDelay()),
+          millis(s, PUSH_ACK_TIMEOUT, d.ackTimeout()),
+          millis(s, PUSH_RETRY, d.retryDelay()),
+          millis(s, PUSH_MAX_RETRY, d.maxRetryDelay()),
+          millis(s, PUSH_DROP_AFTER, d.dropAfter()),
+          millis(s, PUSH_UDP_LEASE, d.udpLease()));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("nacre.naming.push.*: " + e.getMessage()
+          + " (maxRetryDelay is " + PUSH_MAX_RETRY + ", retryDelay is " + PUSH_RETRY + ")", e);
+    }
   }
 
   private static Duration millis(Settings s, String key, Duration fallback) {
