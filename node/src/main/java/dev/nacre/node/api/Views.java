@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Model values as the Nacos v1 Open API writes them (field names and order as Nacos). */
+/** Model values as the Nacos Open API writes them (field names and order as Nacos). */
 public final class Views {
   /** How long a consumer may cache a list, as Nacos' default switch says. */
   static final long CACHE_MILLIS = 10_000;
@@ -47,7 +47,6 @@ public final class Views {
     return m;
   }
 
-  /** The body of {@code /instance/list}, also the {@code data} of a 1.x UDP push. */
   public static Map<String, Object> serviceList(ServiceView v) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("name", v.service().groupedName());

@@ -56,12 +56,6 @@ public record NodeConfig(
   public static final String PROBE_PERIOD = "nacre.naming.probe.period-ms";
   public static final String PROBE_TIMEOUT = "nacre.naming.probe.timeout-ms";
   public static final String METADATA_MAX = "nacre.naming.metadata.max-bytes";
-  public static final String PUSH_DELAY = "nacre.naming.push.delay-ms";
-  public static final String PUSH_ACK_TIMEOUT = "nacre.naming.push.ack-timeout-ms";
-  public static final String PUSH_RETRY = "nacre.naming.push.retry-ms";
-  public static final String PUSH_MAX_RETRY = "nacre.naming.push.max-retry-ms";
-  public static final String PUSH_DROP_AFTER = "nacre.naming.push.drop-after-ms";
-  public static final String PUSH_UDP_LEASE = "nacre.naming.push.udp-lease-ms";
   public static final String SECRET = "nacre.cluster.secret";
   public static final String PING_PERIOD = "nacre.cluster.ping-ms";
   public static final String PINGS_TO_DOWN = "nacre.cluster.failed-pings-to-down";
@@ -69,6 +63,12 @@ public record NodeConfig(
   public static final String DISTRO_BATCH = "nacre.distro.batch-size";
   public static final String DISTRO_VERIFY = "nacre.distro.verify-ms";
   public static final String DISTRO_GRACE = "nacre.distro.owner-grace-ms";
+  public static final String PUSH_DELAY = "nacre.naming.push.delay-ms";
+  public static final String PUSH_ACK_TIMEOUT = "nacre.naming.push.ack-timeout-ms";
+  public static final String PUSH_RETRY = "nacre.naming.push.retry-ms";
+  public static final String PUSH_MAX_RETRY = "nacre.naming.push.max-retry-ms";
+  public static final String PUSH_DROP_AFTER = "nacre.naming.push.drop-after-ms";
+  public static final String PUSH_UDP_LEASE = "nacre.naming.push.udp-lease-ms";
 
   public NodeConfig {
     members = List.copyOf(members);
