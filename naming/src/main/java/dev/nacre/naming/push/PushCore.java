@@ -35,7 +35,7 @@ final class PushCore {
   private final Map<String, Set<ServiceKey>> byClient = new HashMap<>();
   /** Services changed and not pushed yet, with the time their push is due. */
   private final Map<ServiceKey, Long> pendingChanges = new LinkedHashMap<>();
-  /** When a change of the service was last pushed; entries older than the window are pruned. */
+  /** When the service's list was last pushed to anyone; entries older than the window are pruned. */
   private final Map<ServiceKey, Long> lastPushed = new HashMap<>();
   /** Exactly the subscriptions that are dirty with no push in flight: the only ones due() looks at. */
   private final Set<Subscription> waiting = new LinkedHashSet<>();
@@ -157,7 +157,6 @@ final class PushCore {
         continue;
       }
       it.remove();
-      lastPushed.put(change.getKey(), now);
       for (Subscription sub : byService.getOrDefault(change.getKey(), Map.of()).values()) {
         sub.dirty = true;
         if (sub.dueAt == NONE) {
@@ -193,6 +192,11 @@ final class PushCore {
       boolean forced = sub.forced;
       sub.forced = false;
       sub.inFlightSeq = ++lastSeq;
+      // Only pushes of changes open a window: neither a change nobody's list shows nor a new
+      // subscriber's first push may delay the next change.
+      if (!forced) {
+        lastPushed.put(sub.service, now);
+      }
       if (sub.unackedSince == NONE) {
         sub.unackedSince = now;
       }

@@ -67,6 +67,19 @@ class PushCoreTest {
   }
 
   @Test
+  void aChangeThatNoSubscriberSeesDoesNotDelayTheNext() {
+    subscribedAndAcked(RecordingTarget.acking("a"), Set.of("A"));
+    registry.put(instance(svc, "B", 1));
+    core.serviceChanged(svc, now);
+    assertThat(core.due(now)).as("cluster B is not in a's list").isEmpty();
+    registry.put(instance(svc, "A", 2));
+    core.serviceChanged(svc, now + 1);
+    assertThat(core.nextDueAt()).isEqualTo(now + 1);
+    assertThat(core.due(now + 1)).singleElement()
+        .satisfies(o -> assertThat(FakeRegistry.ports(o.view().hosts())).isEqualTo("[A:2]"));
+  }
+
+  @Test
   void changesWithoutSubscribersLeaveNothingPending() {
     core.serviceChanged(svc, now);
     core.serviceChanged(service("other"), now);
