@@ -89,7 +89,6 @@ public final class Node implements AutoCloseable {
 
     EphemeralStore ephemeral = new EphemeralStore(config.address(), clock, index);
     naming = new RegistryOperations(config.naming(), clock, raft, index, ephemeral);
-    startPush(clock, index);
     ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, r -> {
       Thread t = new Thread(r, config.address() + "-timer");
       t.setDaemon(true);
@@ -97,6 +96,7 @@ public final class Node implements AutoCloseable {
     });
     resources.push(scheduler::shutdownNow);
 
+    startPush(clock, index);
     WriteRouting routing = WriteRouting.local();
     Predicate<ServiceKey> probesHere = service -> true;
     if (config.clustered()) {
