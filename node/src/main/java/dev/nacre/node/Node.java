@@ -92,10 +92,10 @@ public final class Node implements AutoCloseable {
 
     EphemeralStore ephemeral = new EphemeralStore(config.address(), clock, index);
     naming = new RegistryOperations(config.naming(), clock, raft, index, ephemeral);
-    startPush(clock, index);
     ScheduledExecutorService scheduler = new StallableScheduler(2, config.address(), hooks.timerStall());
     resources.push(scheduler::shutdownNow);
 
+    startPush(clock, index);
     WriteRouting routing = WriteRouting.local();
     Predicate<ServiceKey> probesHere = service -> true;
     if (config.clustered()) {

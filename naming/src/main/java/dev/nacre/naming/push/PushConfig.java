@@ -7,10 +7,11 @@ import java.util.Objects;
  * How pushes to subscribers are timed. Immutable; the constructor rejects zero or negative
  * durations and a retry ceiling below the first retry.
  *
- * @param mergeDelay how long changes of one service are gathered before one push goes out (Nacos:
- *     {@code nacos.naming.push.pushTaskDelay}, 500 ms; Nacre defaults to 50 ms because Distro
- *     already batches up to 200 ms before a peer learns a change, and a change must reach a
- *     subscriber of another node within 350 ms)
+ * @param mergeDelay the merge window: a service's subscribers get at most one push per window;
+ *     the first change after a quiet window is pushed at once, changes within the window go
+ *     together at its end. Nacos ({@code nacos.naming.push.pushTaskDelay}) delays every push by
+ *     500 ms; Nacre's 50 ms keeps a change on one node within 350 ms of a subscriber of another
+ *     node (Distro already batches up to 200 ms)
  * @param ackTimeout how long one push may wait for the client's acknowledgement before it counts
  *     as failed (Nacos: {@code nacos.naming.push.pushTaskTimeout}, 5 s)
  * @param retryDelay wait before the first retry of a failed push, doubled at each further failure

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * No threads, no clock: every event carries {@code now} in milliseconds. Not thread-safe; {@link
  * PushService} serialises the calls.
  *
- * <p>Per service at most one pending change (the merge window starts at the first change of a
- * burst); per subscription at most one push in flight, and when it completes, the newest list goes
+ * <p>Per service at most one pending change and at most one push per merge window (the first
+ * change after a quiet window goes at once, the rest of a burst one window later); per subscription at most one push in flight, and when it completes, the newest list goes
  * next. A push whose list equals the last acknowledged one is skipped, except the first push after
  * a subscribe.
  */
@@ -34,6 +35,10 @@ final class PushCore {
   private final Map<String, Set<ServiceKey>> byClient = new HashMap<>();
   /** Services changed and not pushed yet, with the time their push is due. */
   private final Map<ServiceKey, Long> pendingChanges = new LinkedHashMap<>();
+  /** When the service's list was last pushed to anyone; entries older than the window are pruned. */
+  private final Map<ServiceKey, Long> lastPushed = new HashMap<>();
+  /** Exactly the subscriptions that are dirty with no push in flight: the only ones due() looks at. */
+  private final Set<Subscription> waiting = new LinkedHashSet<>();
   private long lastSeq;
 
   PushCore(String node, PushConfig config, ViewSource views) {
@@ -76,16 +81,29 @@ final class PushCore {
     sub.inFlightSeq = 0;
     sub.failures = 0;
     sub.unackedSince = NONE;
+    track(sub);
+  }
+
+  /** Keeps {@link #waiting} in step with the subscription's state. */
+  private void track(Subscription sub) {
+    if (sub.dirty && sub.inFlightSeq == 0) {
+      waiting.add(sub);
+    } else {
+      waiting.remove(sub);
+    }
   }
 
   void unsubscribe(ServiceKey service, String clientId) {
     Map<String, Subscription> subs = byService.get(service);
-    if (subs == null || subs.remove(clientId) == null) {
+    Subscription sub = subs == null ? null : subs.remove(clientId);
+    if (sub == null) {
       return;
     }
+    waiting.remove(sub);
     if (subs.isEmpty()) {
       byService.remove(service);
       pendingChanges.remove(service);
+      lastPushed.remove(service);
     }
     Set<ServiceKey> services = byClient.get(clientId);
     services.remove(service);
@@ -119,15 +137,20 @@ final class PushCore {
     return byService.values().stream().mapToInt(Map::size).sum();
   }
 
-  /** A change of the service; merged with others until the window closes. */
+  /**
+   * A change of the service. The first change after a quiet window is pushed at once (no added
+   * latency); later ones wait until one window after that push and go together.
+   */
   void serviceChanged(ServiceKey service, long now) {
-    if (byService.containsKey(service)) {
-      pendingChanges.putIfAbsent(service, now + config.mergeDelay().toMillis());
+    if (byService.containsKey(service) && !pendingChanges.containsKey(service)) {
+      long last = lastPushed.getOrDefault(service, Long.MIN_VALUE / 2);
+      pendingChanges.put(service, Math.max(now, last + config.mergeDelay().toMillis()));
     }
   }
 
   /** The pushes to send now; each is in flight until {@link #acked} or {@link #failed}. */
   List<PushOrder> due(long now) {
+    lastPushed.values().removeIf(at -> at + config.mergeDelay().toMillis() <= now);
     for (Iterator<Map.Entry<ServiceKey, Long>> it = pendingChanges.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<ServiceKey, Long> change = it.next();
       if (change.getValue() > now) {
@@ -139,39 +162,45 @@ final class PushCore {
         if (sub.dueAt == NONE) {
           sub.dueAt = now;
         }
+        track(sub);
       }
     }
     List<PushOrder> orders = new ArrayList<>();
     Map<String, ServiceView> built = new HashMap<>();
-    for (Map<String, Subscription> subs : byService.values()) {
-      for (Subscription sub : subs.values()) {
-        if (!sub.dirty || sub.inFlightSeq != 0 || sub.dueAt > now) {
-          continue;
-        }
-        ServiceView view;
-        try {
-          view = built.computeIfAbsent(
-              sub.service + "|" + new TreeSet<>(sub.clusters), k -> views.view(sub.service, sub.clusters));
-        } catch (RuntimeException e) {
-          log.warn("[{}] cannot build the list of {} for subscriber {}; not pushed: {}",
-              node, sub.service.groupedName(), sub.clientId, e.toString());
-          sub.dirty = false;
-          sub.dueAt = NONE;
-          continue;
-        }
+    for (Subscription sub : List.copyOf(waiting)) {
+      if (sub.dueAt > now) {
+        continue;
+      }
+      ServiceView view;
+      try {
+        view = built.computeIfAbsent(
+            sub.service + "|" + new TreeSet<>(sub.clusters), k -> views.view(sub.service, sub.clusters));
+      } catch (RuntimeException e) {
+        log.warn("[{}] cannot build the list of {} for subscriber {}; not pushed: {}",
+            node, sub.service.groupedName(), sub.clientId, e.toString());
         sub.dirty = false;
         sub.dueAt = NONE;
-        if (!sub.forced && view.checksum().equals(sub.ackedChecksum)) {
-          continue;
-        }
-        boolean forced = sub.forced;
-        sub.forced = false;
-        sub.inFlightSeq = ++lastSeq;
-        if (sub.unackedSince == NONE) {
-          sub.unackedSince = now;
-        }
-        orders.add(new PushOrder(sub.service, sub.clientId, sub.target, view, sub.inFlightSeq, forced));
+        track(sub);
+        continue;
       }
+      sub.dirty = false;
+      sub.dueAt = NONE;
+      track(sub);
+      if (!sub.forced && view.checksum().equals(sub.ackedChecksum)) {
+        continue;
+      }
+      boolean forced = sub.forced;
+      sub.forced = false;
+      sub.inFlightSeq = ++lastSeq;
+      // Only pushes of changes open a window: neither a change nobody's list shows nor a new
+      // subscriber's first push may delay the next change.
+      if (!forced) {
+        lastPushed.put(sub.service, now);
+      }
+      if (sub.unackedSince == NONE) {
+        sub.unackedSince = now;
+      }
+      orders.add(new PushOrder(sub.service, sub.clientId, sub.target, view, sub.inFlightSeq, forced));
     }
     return orders;
   }
@@ -188,6 +217,7 @@ final class PushCore {
     if (sub.dirty) {
       sub.dueAt = now;
     }
+    track(sub);
   }
 
   /**
@@ -214,6 +244,7 @@ final class PushCore {
     sub.dirty = true;
     sub.forced |= order.forced();
     sub.dueAt = now + backoff(sub.failures);
+    track(sub);
     return false;
   }
 
@@ -230,12 +261,8 @@ final class PushCore {
     for (long at : pendingChanges.values()) {
       next = Math.min(next, at);
     }
-    for (Map<String, Subscription> subs : byService.values()) {
-      for (Subscription sub : subs.values()) {
-        if (sub.dirty && sub.inFlightSeq == 0) {
-          next = Math.min(next, sub.dueAt);
-        }
-      }
+    for (Subscription sub : waiting) {
+      next = Math.min(next, sub.dueAt);
     }
     return next;
   }

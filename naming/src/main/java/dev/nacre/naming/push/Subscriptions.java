@@ -7,7 +7,15 @@ import java.util.Set;
 /**
  * The subscriptions of the clients connected to this node, and the promise that each of them
  * gets the current instance list of its services soon after it changes (bursts merged). The
- * transports (client gRPC, UDP) call this; the push core implements it.
+ * transports (client gRPC, UDP) call this; the push core implements it ({@code PushService}).
+ *
+ * <p>What a subscriber gets: {@code listInstances(service, clusters, false, false)}, i.e. every
+ * enabled instance, healthy or not, with the protection threshold applied; always the full list.
+ * A lone change is pushed at once, a burst at most once per {@code PushConfig.mergeDelay}; a list
+ * equal to the one the client last acknowledged is not pushed again. A failed or unacknowledged
+ * push is retried with backoff; a client that acknowledges nothing for {@code
+ * PushConfig.dropAfter} is removed as by {@link #removeClient}. Thread-safe; no method blocks on
+ * the network.
  */
 public interface Subscriptions {
 

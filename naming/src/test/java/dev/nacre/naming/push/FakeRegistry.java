@@ -43,7 +43,9 @@ final class FakeRegistry implements ViewSource {
     List<Instance> hosts = instances.getOrDefault(service, List.of()).stream()
         .filter(i -> clusters.isEmpty() || clusters.contains(i.key().cluster()))
         .toList();
-    return new ServiceView(service, String.join(",", clusters), hosts, false, 0, ports(hosts));
+    String checksum = hosts.stream().map(i -> i.key().cluster() + ":" + i.key().port() + ":" + i.healthy())
+        .sorted().toList().toString();
+    return new ServiceView(service, String.join(",", clusters), hosts, false, 0, checksum);
   }
 
   static String ports(List<Instance> hosts) {

@@ -42,16 +42,41 @@ class PushCoreTest {
   }
 
   @Test
-  void aBurstOfChangesIsOnePushWithTheNewestList() {
+  void aLoneChangeGoesAtOnceAndTheRestOfABurstWaitsForTheWindow() {
     subscribedAndAcked(RecordingTarget.acking("a"), Set.of());
-    for (int port = 1; port <= 20; port++) {
+    registry.put(instance(svc, "DEFAULT", 1));
+    core.serviceChanged(svc, now + 1);
+    assertThat(core.nextDueAt()).as("nothing was pushed within the window").isEqualTo(now + 1);
+    List<PushOrder> first = core.due(now + 1);
+    assertThat(first).singleElement().satisfies(o -> assertThat(o.view().hosts()).hasSize(1));
+    core.acked(first.get(0), now + 2);
+
+    for (int port = 2; port <= 20; port++) {
       registry.put(instance(svc, "DEFAULT", port));
       core.serviceChanged(svc, now + port);
     }
-    assertThat(core.nextDueAt()).as("the window opens at the first change").isEqualTo(now + 1 + 50);
+    assertThat(core.nextDueAt()).as("one window after the last push").isEqualTo(now + 1 + 50);
     assertThat(core.due(now + 50)).isEmpty();
     List<PushOrder> orders = core.due(now + 51);
     assertThat(orders).singleElement().satisfies(o -> assertThat(o.view().hosts()).hasSize(20));
+    core.acked(orders.get(0), now + 52);
+
+    registry.put(instance(svc, "DEFAULT", 21));
+    core.serviceChanged(svc, now + 200);
+    assertThat(core.nextDueAt()).as("quiet again: at once").isEqualTo(now + 200);
+  }
+
+  @Test
+  void aChangeThatNoSubscriberSeesDoesNotDelayTheNext() {
+    subscribedAndAcked(RecordingTarget.acking("a"), Set.of("A"));
+    registry.put(instance(svc, "B", 1));
+    core.serviceChanged(svc, now);
+    assertThat(core.due(now)).as("cluster B is not in a's list").isEmpty();
+    registry.put(instance(svc, "A", 2));
+    core.serviceChanged(svc, now + 1);
+    assertThat(core.nextDueAt()).isEqualTo(now + 1);
+    assertThat(core.due(now + 1)).singleElement()
+        .satisfies(o -> assertThat(FakeRegistry.ports(o.view().hosts())).isEqualTo("[A:2]"));
   }
 
   @Test

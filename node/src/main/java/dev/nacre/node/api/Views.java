@@ -47,7 +47,6 @@ public final class Views {
     return m;
   }
 
-  /** The body of {@code /instance/list}, also the {@code data} of a 1.x UDP push. */
   public static Map<String, Object> serviceList(ServiceView v) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("name", v.service().groupedName());

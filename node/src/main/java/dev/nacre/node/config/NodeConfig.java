@@ -61,12 +61,6 @@ public record NodeConfig(
   public static final String PROBE_TIMEOUT = "nacre.naming.probe.timeout-ms";
   public static final String METADATA_MAX = "nacre.naming.metadata.max-bytes";
   public static final String OVERRIDE_RETENTION = "nacre.naming.override-retention-ms";
-  public static final String PUSH_DELAY = "nacre.naming.push.delay-ms";
-  public static final String PUSH_ACK_TIMEOUT = "nacre.naming.push.ack-timeout-ms";
-  public static final String PUSH_RETRY = "nacre.naming.push.retry-ms";
-  public static final String PUSH_MAX_RETRY = "nacre.naming.push.max-retry-ms";
-  public static final String PUSH_DROP_AFTER = "nacre.naming.push.drop-after-ms";
-  public static final String PUSH_UDP_LEASE = "nacre.naming.push.udp-lease-ms";
   public static final String SECRET = "nacre.cluster.secret";
   public static final String PING_PERIOD = "nacre.cluster.ping-ms";
   public static final String PINGS_TO_DOWN = "nacre.cluster.failed-pings-to-down";
@@ -77,6 +71,12 @@ public record NodeConfig(
   public static final String CLIENT_IDLE = "nacre.client.idle-before-detection-ms";
   public static final String CLIENT_DETECTION_TIMEOUT = "nacre.client.detection-timeout-ms";
   public static final String CLIENT_METADATA_MAX = "nacre.client.metadata.max-length";
+  public static final String PUSH_DELAY = "nacre.naming.push.delay-ms";
+  public static final String PUSH_ACK_TIMEOUT = "nacre.naming.push.ack-timeout-ms";
+  public static final String PUSH_RETRY = "nacre.naming.push.retry-ms";
+  public static final String PUSH_MAX_RETRY = "nacre.naming.push.max-retry-ms";
+  public static final String PUSH_DROP_AFTER = "nacre.naming.push.drop-after-ms";
+  public static final String PUSH_UDP_LEASE = "nacre.naming.push.udp-lease-ms";
 
   public NodeConfig {
     members = List.copyOf(members);
@@ -174,13 +174,18 @@ public record NodeConfig(
 
   private static PushConfig pushConfig(Settings s) {
     PushConfig d = PushConfig.defaults();
-    return new PushConfig(
-        millis(s, PUSH_DELAY, d.mergeDelay()),
-        millis(s, PUSH_ACK_TIMEOUT, d.ackTimeout()),
-        millis(s, PUSH_RETRY, d.retryDelay()),
-        millis(s, PUSH_MAX_RETRY, d.maxRetryDelay()),
-        millis(s, PUSH_DROP_AFTER, d.dropAfter()),
-        millis(s, PUSH_UDP_LEASE, d.udpLease()));
+    try {
+      return new PushConfig(
+          millis(s, PUSH_DELAY, d.mergeDelay()),
+          millis(s, PUSH_ACK_TIMEOUT, d.ackTimeout()),
+          millis(s, PUSH_RETRY, d.retryDelay()),
+          millis(s, PUSH_MAX_RETRY, d.maxRetryDelay()),
+          millis(s, PUSH_DROP_AFTER, d.dropAfter()),
+          millis(s, PUSH_UDP_LEASE, d.udpLease()));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("nacre.naming.push.*: " + e.getMessage()
+          + " (maxRetryDelay is " + PUSH_MAX_RETRY + ", retryDelay is " + PUSH_RETRY + ")", e);
+    }
   }
 
   private static Duration millis(Settings s, String key, Duration fallback) {

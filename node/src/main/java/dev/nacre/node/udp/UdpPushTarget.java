@@ -2,7 +2,6 @@ package dev.nacre.node.udp;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServiceView;
 import dev.nacre.naming.push.PushTarget;
 import dev.nacre.node.api.Views;
@@ -13,13 +12,14 @@ import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.GZIPOutputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Nacos 1.x client's UDP receiver: {@code udp:ip:port}. A push is one datagram, {@code
+ * A Nacos 1.x client's UDP receiver with one clusters filter: {@code udp:ip:port}, or {@code
+ * udp:ip:port?clusters=a,b} (a 1.x client polls, and so subscribes, each service once per filter
+ * it asked for, and files each list under the filter's text). A push is one datagram, {@code
  * {"type":"dom","data":"<the /instance/list JSON>","lastRefTime":<push id>}}, gzipped above 1 KiB
  * (the client checks the gzip magic), acknowledged by the client's {@code push-ack} carrying the
  * push id.
@@ -33,27 +33,22 @@ final class UdpPushTarget implements PushTarget {
   private final String clientId;
   private final UdpPushChannel channel;
   private final ObjectMapper mapper;
-  /** The clusters parameter as the client wrote it, per service: the client files the list under it. */
-  private final Map<ServiceKey, String> clustersAsAsked = new ConcurrentHashMap<>();
+  /** The clusters parameter as the client wrote it. */
+  private final String clustersAsAsked;
 
-  UdpPushTarget(String node, InetSocketAddress address, UdpPushChannel channel, ObjectMapper mapper) {
+  UdpPushTarget(String node, InetSocketAddress address, String clustersAsAsked, UdpPushChannel channel,
+      ObjectMapper mapper) {
     this.node = node;
     this.address = address;
-    this.clientId = clientId(address);
+    this.clustersAsAsked = clustersAsAsked;
+    this.clientId = clientId(address, clustersAsAsked);
     this.channel = channel;
     this.mapper = mapper;
   }
 
-  static String clientId(InetSocketAddress address) {
-    return "udp:" + address.getAddress().getHostAddress() + ":" + address.getPort();
-  }
-
-  void clustersAsAsked(ServiceKey service, String clusters) {
-    clustersAsAsked.put(service, clusters);
-  }
-
-  void forget(ServiceKey service) {
-    clustersAsAsked.remove(service);
+  static String clientId(InetSocketAddress address, String clustersAsAsked) {
+    String id = "udp:" + address.getAddress().getHostAddress() + ":" + address.getPort();
+    return clustersAsAsked.isEmpty() ? id : id + "?clusters=" + clustersAsAsked;
   }
 
   @Override
@@ -64,7 +59,7 @@ final class UdpPushTarget implements PushTarget {
   @Override
   public CompletableFuture<Void> push(ServiceView view) {
     long pushId = channel.nextPushId();
-    byte[] datagram = encode(view, clustersAsAsked.getOrDefault(view.service(), view.clusters()), pushId);
+    byte[] datagram = encode(view, clustersAsAsked, pushId);
     if (datagram.length > UdpPushChannel.MAX_DATAGRAM) {
       // Nothing to retry: the client gets the list on its next poll.
       log.warn("[{}] the list of {} is {} bytes gzipped, more than one UDP datagram holds; {} gets it by polling",

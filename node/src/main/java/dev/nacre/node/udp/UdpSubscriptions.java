@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class UdpSubscriptions implements UdpSubscriber, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(UdpSubscriptions.class);
+  /** Bound on leases: list calls name any address, so memory must not follow them unbounded. */
+  static final int MAX_LEASES = 100_000;
 
   private final String node;
   private final Subscriptions subscriptions;
@@ -37,6 +39,7 @@ public final class UdpSubscriptions implements UdpSubscriber, AutoCloseable {
   private final Map<String, UdpPushTarget> targets = new ConcurrentHashMap<>();
   /** Last list call per (client, service), in clock millis. */
   private final Map<Lease, Long> lastListed = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicLong refused = new java.util.concurrent.atomic.AtomicLong();
   private ScheduledFuture<?> sweeper;
 
   private record Lease(String clientId, ServiceKey service) {}
@@ -64,11 +67,17 @@ public final class UdpSubscriptions implements UdpSubscriber, AutoCloseable {
 
   @Override
   public void listed(ServiceKey service, Set<String> clusters, String clustersAsAsked, InetSocketAddress receiver) {
+    String clientId = UdpPushTarget.clientId(receiver, clustersAsAsked);
+    if (lastListed.size() >= MAX_LEASES && !lastListed.containsKey(new Lease(clientId, service))) {
+      if (refused.getAndIncrement() % 1000 == 0) {
+        log.warn("[{}] {} UDP subscriptions already; {} is not subscribed to {} (it still polls). Are list calls"
+            + " with random udpPort values coming in?", node, MAX_LEASES, receiver, service.groupedName());
+      }
+      return;
+    }
     UdpPushTarget target = targets.computeIfAbsent(
-        UdpPushTarget.clientId(receiver), id -> new UdpPushTarget(node, receiver, channel, mapper));
-    String clientId = target.clientId();
+        clientId, id -> new UdpPushTarget(node, receiver, clustersAsAsked, channel, mapper));
     Long previous = lastListed.put(new Lease(clientId, service), clock.millis());
-    target.clustersAsAsked(service, clustersAsAsked);
     // Subscribe when new, or again when the push core dropped the client meanwhile.
     if (previous == null || !subscriptions.servicesOf(clientId).contains(service)) {
       subscriptions.subscribe(service, clusters, target);
@@ -87,10 +96,6 @@ public final class UdpSubscriptions implements UdpSubscriber, AutoCloseable {
       Lease l = e.getKey();
       it.remove();
       subscriptions.unsubscribe(l.service(), l.clientId());
-      UdpPushTarget target = targets.get(l.clientId());
-      if (target != null) {
-        target.forget(l.service());
-      }
     }
     Set<String> leased = new java.util.HashSet<>();
     lastListed.keySet().forEach(l -> leased.add(l.clientId()));

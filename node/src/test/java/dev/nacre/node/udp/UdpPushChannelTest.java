@@ -39,7 +39,7 @@ class UdpPushChannelTest {
     channel = UdpPushChannel.open("test", new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
     client = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
     client.setSoTimeout(5_000);
-    target = new UdpPushTarget("test", (InetSocketAddress) client.getLocalSocketAddress(), channel, MAPPER);
+    target = new UdpPushTarget("test", (InetSocketAddress) client.getLocalSocketAddress(), "c1", channel, MAPPER);
   }
 
   @AfterEach
@@ -78,7 +78,6 @@ class UdpPushChannelTest {
 
   @Test
   void aPushCarriesTheV1ListAndCompletesOnTheClientsAck() throws Exception {
-    target.clustersAsAsked(SVC, "c1");
     CompletableFuture<Void> acked = target.push(view(2, 3));
     DatagramPacket[] packet = new DatagramPacket[1];
     JsonNode push = receive(packet);
