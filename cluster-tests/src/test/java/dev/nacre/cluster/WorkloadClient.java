@@ -129,6 +129,22 @@ final class WorkloadClient {
     return Optional.of(out);
   }
 
+  /**
+   * A node's persistent instances of every service given, read linearizably (so the node has
+   * caught up with the log); empty when any read is not answered 200.
+   */
+  Optional<Map<InstanceKey, String>> persistentState(int node, java.util.Collection<String> services) {
+    Map<InstanceKey, String> all = new TreeMap<>();
+    for (String service : services) {
+      Optional<Map<InstanceKey, String>> v = view(node, service, true, true);
+      if (v.isEmpty()) {
+        return Optional.empty();
+      }
+      all.putAll(v.get());
+    }
+    return Optional.of(all);
+  }
+
   Answer send(int node, String method, String path, Map<String, String> params) {
     String uri = "http://" + cluster.address(node) + path + (params.isEmpty() ? "" : "?" + Http.query(params));
     HttpRequest request = HttpRequest.newBuilder(URI.create(uri)).timeout(REQUEST_TIMEOUT)
