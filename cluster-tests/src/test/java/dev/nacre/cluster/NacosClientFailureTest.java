@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Nacos clients and nodes that go away: a client process killed with SIGKILL (its instances leave
- * every node), and a node stopped under its clients (they move to another node of their list,
- * register again, and their subscriptions keep firing).
+ * every node), and a node stopped or crashed under its clients (they move to another node of their
+ * list, register again, and their subscriptions keep firing).
  */
 @Timeout(150)
 class NacosClientFailureTest {
@@ -80,6 +80,25 @@ class NacosClientFailureTest {
 
   @Test
   void aStoppedNodesClientsMoveAndKeepTheirInstancesAndSubscriptions() throws Exception {
+    nodeGoesAwayUnderItsClients("stopped", LocalCluster::stopNode);
+  }
+
+  /**
+   * As above, but the node dies without a word: first its clients and peers stop hearing from it
+   * (requests and answers dropped, as behind a dead host), then it stops. No ConnectResetRequest
+   * reaches the clients; they must notice on their own (health check) and move.
+   */
+  @Test
+  void aCrashedNodesClientsMoveAndKeepTheirInstancesAndSubscriptions() throws Exception {
+    nodeGoesAwayUnderItsClients("crashed", (cluster, victim) -> {
+      cluster.isolateFromClients(victim);
+      cluster.isolate(victim);
+      cluster.stopNode(victim);
+    });
+  }
+
+  private void nodeGoesAwayUnderItsClients(String how, java.util.function.ObjIntConsumer<LocalCluster> end)
+      throws Exception {
     try (LocalCluster cluster = LocalCluster.start(dir, 3, Map.of()); NacosClients clients = new NacosClients()) {
       // Both clients know the whole cluster; the victim is whichever node holds the writer.
       NamingService writer = clients.connect(cluster.address(0), cluster.address(1), cluster.address(2));
@@ -91,14 +110,14 @@ class NacosClientFailureTest {
 
       int victim = nodeHolding(cluster, "survivor");
       long stoppedAt = System.nanoTime();
-      cluster.stopNode(victim);
+      end.accept(cluster, victim);
       // The writer re-registers on another node; until the peers' grace ends they keep the copy.
       await().atMost(Duration.ofSeconds(20)).until(() -> {
         int holder = nodeHolding(cluster, "survivor");
         return holder >= 0 && holder != victim;
       });
       long movedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt);
-      System.out.printf("writer's instance owned by another node %d ms after its node stopped%n", movedMs);
+      System.out.printf("writer's instance owned by another node %d ms after its node %s%n", movedMs, how);
       assertThat(movedMs).as("instances reappear within seconds").isLessThan(10_000);
       for (int node = 0; node < 3; node++) {
         if (node != victim) {
