@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +35,7 @@ public final class EphemeralStore {
   private final ConcurrentHashMap<InstanceKey, EphemeralRecord> records = new ConcurrentHashMap<>();
   private final AtomicLong revisions = new AtomicLong();
   private final List<EphemeralChangeListener> listeners = new CopyOnWriteArrayList<>();
+  private final ClientKeyIndex clientKeys = new ClientKeyIndex();
 
   public EphemeralStore(String localNodeId, Clock clock, RegistryIndex index) {
     this.localNodeId = localNodeId;
@@ -76,7 +78,7 @@ public final class EphemeralStore {
     if (!instance.ephemeral()) {
       throw new IllegalArgumentException("not an ephemeral instance: " + instance.key());
     }
-    return records.compute(
+    return compute(
         instance.key(),
         (key, current) -> {
           EphemeralRecord next = stamp(instance, clock.millis());
@@ -95,7 +97,7 @@ public final class EphemeralStore {
    * operator override over it; a no-op when the instance is absent. Listeners are not told.
    */
   public void reindex(InstanceKey key) {
-    records.computeIfPresent(key, (k, current) -> {
+    computeIfPresent(key, (k, current) -> {
       index.putEphemeral(current.instance());
       return current;
     });
@@ -112,7 +114,7 @@ public final class EphemeralStore {
 
   /** Removes an instance; removing an absent one is a no-op. */
   public void remove(InstanceKey key) {
-    records.computeIfPresent(
+    computeIfPresent(
         key,
         (k, current) -> {
           index.remove(k, true);
@@ -130,7 +132,7 @@ public final class EphemeralStore {
    */
   public Optional<EphemeralRecord> beat(InstanceKey key) {
     EphemeralRecord updated =
-        records.computeIfPresent(
+        computeIfPresent(
             key,
             (k, current) -> {
               long now = clock.millis();
@@ -167,7 +169,7 @@ public final class EphemeralStore {
    */
   public boolean adopt(EphemeralRecord observed) {
     boolean[] adopted = {false};
-    records.computeIfPresent(
+    computeIfPresent(
         observed.key(),
         (k, current) -> {
           if (isLocal(current) || !current.equals(observed)) {
@@ -186,7 +188,7 @@ public final class EphemeralStore {
   /** Marks the instance unhealthy unless a beat arrived after {@code observed} was read. */
   public boolean markUnhealthy(EphemeralRecord observed) {
     boolean[] changed = {false};
-    records.computeIfPresent(
+    computeIfPresent(
         observed.key(),
         (k, current) -> {
           if (!isLocal(current) || current.lastBeatMillis() != observed.lastBeatMillis()
@@ -207,7 +209,7 @@ public final class EphemeralStore {
   /** Removes the instance unless a beat arrived after {@code observed} was read. */
   public boolean expire(EphemeralRecord observed) {
     boolean[] removed = {false};
-    records.computeIfPresent(
+    computeIfPresent(
         observed.key(),
         (k, current) -> {
           // Owned-by-us check: a peer may have taken the instance over since the scan read it.
@@ -239,7 +241,7 @@ public final class EphemeralStore {
       throw new IllegalArgumentException("a replica of " + instance.key().instanceId()
           + " cannot be owned by this node (" + localNodeId + ")");
     }
-    return records.compute(
+    return compute(
         instance.key(),
         (key, current) -> {
           index.putEphemeral(instance);
@@ -259,7 +261,7 @@ public final class EphemeralStore {
    */
   public boolean removeByPeer(InstanceKey key) {
     boolean[] removed = {false};
-    records.computeIfPresent(key, (k, current) -> {
+    computeIfPresent(key, (k, current) -> {
       if (isLocal(current)) {
         log.info("[{}] instance {} was deleted by a peer; no longer checked here", localNodeId,
             k.instanceId());
@@ -280,7 +282,7 @@ public final class EphemeralStore {
    */
   public boolean removeReplica(InstanceKey key, String ownerNodeId) {
     boolean[] removed = {false};
-    records.computeIfPresent(key, (k, current) -> {
+    computeIfPresent(key, (k, current) -> {
       if (!current.ownerNodeId().equals(ownerNodeId) || isLocal(current)) {
         return current;
       }
@@ -318,7 +320,7 @@ public final class EphemeralStore {
     if (clientId.isEmpty()) {
       throw new IllegalArgumentException("empty client id for " + instance.key().instanceId());
     }
-    return records.compute(
+    return compute(
         instance.key(),
         (key, current) -> {
           EphemeralRecord next = stamp(instance, clock.millis(), clientId);
@@ -334,9 +336,35 @@ public final class EphemeralStore {
 
   /** The instances this node holds for the client connection {@code clientId}. */
   public List<EphemeralRecord> recordsOfClient(String clientId) {
-    return records.values().stream()
-        .filter(r -> r.clientId().equals(clientId) && isLocal(r))
+    return clientKeys.keysOf(clientId).stream()
+        .map(records::get)
+        .filter(r -> r != null && r.clientId().equals(clientId) && isLocal(r))
         .toList();
+  }
+
+  /** Client connections that own at least one instance here; for metrics and tests. */
+  public int connectionOwners() {
+    return clientKeys.clients();
+  }
+
+  /**
+   * Every change of a record goes through here (or {@link #computeIfPresent}), so that the
+   * connection index moves under the same per-key lock as the record.
+   */
+  private EphemeralRecord compute(InstanceKey key,
+      BiFunction<InstanceKey, EphemeralRecord, EphemeralRecord> change) {
+    return records.compute(key, (k, current) -> {
+      EphemeralRecord next = change.apply(k, current);
+      if (next != current) {
+        clientKeys.moved(k, current, next);
+      }
+      return next;
+    });
+  }
+
+  private EphemeralRecord computeIfPresent(InstanceKey key,
+      BiFunction<InstanceKey, EphemeralRecord, EphemeralRecord> change) {
+    return compute(key, (k, current) -> current == null ? null : change.apply(k, current));
   }
 
   /**
@@ -347,7 +375,7 @@ public final class EphemeralStore {
    */
   public boolean removeIfClient(InstanceKey key, String clientId) {
     boolean[] removed = {false};
-    records.computeIfPresent(
+    computeIfPresent(
         key,
         (k, current) -> {
           if (!isLocal(current) || !current.clientId().equals(clientId)) {

@@ -62,6 +62,33 @@ class ClientInstancesTest {
   }
 
   @Test
+  void aConnectionsInstancesAreFoundAfterEveryKindOfTakeover() {
+    f.ops.registerClientInstance("c1", instance("127.0.0.1", 8080, true));
+    f.ops.registerClientInstance("c1", new dev.nacre.naming.model.Instance(
+        new InstanceKey(new ServiceKey("public", "DEFAULT_GROUP", "payments"), "DEFAULT", "127.0.0.1", 7000),
+        1.0, true, true, true, java.util.Map.of()));
+    f.ops.registerClientInstance("c2", instance("127.0.0.2", 8080, true));
+    assertThat(f.ops.clientInstances("c1")).hasSize(2);
+    assertThat(f.ephemeral.connectionOwners()).isEqualTo(2);
+
+    // An HTTP registration of the same address unties it from the connection.
+    f.ops.registerInstance(instance("127.0.0.1", 8080, true));
+    assertThat(f.ops.clientInstances("c1")).extracting(InstanceKey::port).containsExactly(7000);
+    // A peer's record replaces another: the connection no longer owns it here.
+    f.ephemeral.putReplica(instance("127.0.0.2", 8080, true), "127.0.0.1:9999", 1);
+    assertThat(f.ops.clientInstances("c2")).isEmpty();
+    assertThat(f.ops.removeClient("c2")).isZero();
+    // Registering again over the connection ties it once more.
+    f.ops.registerClientInstance("c2", instance("127.0.0.2", 8080, true));
+    assertThat(f.ops.clientInstances("c2")).extracting(InstanceKey::port).containsExactly(8080);
+
+    assertThat(f.ops.removeClient("c1")).isEqualTo(1);
+    assertThat(f.ops.removeClient("c2")).isEqualTo(1);
+    assertThat(f.ephemeral.connectionOwners()).isZero();
+    assertThat(hosts(SERVICE)).containsExactly("127.0.0.1:8080");
+  }
+
+  @Test
   void oneInstancePerServicePerConnection() {
     ServiceKey other = new ServiceKey("public", "DEFAULT_GROUP", "payments");
     f.ops.registerClientInstance("c1", instance("127.0.0.1", 8080, true));
