@@ -30,9 +30,17 @@ class NacosPushLatencyTest {
 
   @Test
   void registrationOnOneNodeReachesListenersOnAnother() throws Exception {
-    // -Dnacre.push-latency.distro-flush-ms=50 measures with a shorter Distro batch delay.
+    // -Dnacre.push-latency.distro-flush-ms=50 measures with a shorter Distro batch delay;
+    // -Dnacre.push-latency.distro-leading-edge=false with Nacos' always-wait flush.
     String flush = System.getProperty("nacre.push-latency.distro-flush-ms");
-    Map<String, String> settings = flush == null ? Map.of() : Map.of(dev.nacre.node.config.NodeConfig.DISTRO_FLUSH, flush);
+    String leading = System.getProperty("nacre.push-latency.distro-leading-edge");
+    Map<String, String> settings = new java.util.HashMap<>();
+    if (flush != null) {
+      settings.put(dev.nacre.node.config.NodeConfig.DISTRO_FLUSH, flush);
+    }
+    if (leading != null) {
+      settings.put(dev.nacre.node.config.NodeConfig.DISTRO_LEADING_EDGE, leading);
+    }
     try (LocalCluster cluster = LocalCluster.start(dir, 3, settings); NacosClients clients = new NacosClients()) {
       List<NamingService> perNode = new ArrayList<>();
       for (int i = 0; i < 3; i++) {

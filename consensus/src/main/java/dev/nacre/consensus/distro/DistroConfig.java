@@ -9,6 +9,11 @@ import java.util.Objects;
  *
  * @param maxBatchSize a peer's batch is sent once this many keys are pending (Nacos: 1000)
  * @param flushDelay a peer's batch is sent this long after its first pending key (Nacos: 200 ms)
+ * @param leadingEdgeFlush when a peer is idle (no batch in flight, none sent within the last
+ *     {@code flushDelay}, not backing off) a change is sent to it at once instead of waiting
+ *     {@code flushDelay}; while changes keep coming, batches still leave at most once per
+ *     {@code flushDelay} (or at {@code maxBatchSize} keys). Nacos waits always; on by default
+ *     because a lone change then reaches peers a flush delay sooner
  * @param verifyInterval how often each member sends each peer a digest of its records (5 s)
  * @param retryBackoffBase delay before the first retry of a failed batch; doubles per failure
  * @param retryBackoffMax longest delay between retries (Nacos retries every 3 s)
@@ -26,6 +31,7 @@ import java.util.Objects;
 public record DistroConfig(
     int maxBatchSize,
     Duration flushDelay,
+    boolean leadingEdgeFlush,
     Duration verifyInterval,
     Duration retryBackoffBase,
     Duration retryBackoffMax,
@@ -58,12 +64,13 @@ public record DistroConfig(
     }
   }
 
-  /** 1000 keys or 200 ms per batch, verify every 5 s, retries 100 ms doubling to 3 s, 3 s timeout,
+  /** 1000 keys or 200 ms per batch (a change to an idle peer at once), verify every 5 s, retries 100 ms doubling to 3 s, 3 s timeout,
    * 100,000 pending keys per peer, 30 s owner grace, 60 s tombstones, 30 s load timeout, 10 ms tick. */
   public static DistroConfig defaults() {
     return new DistroConfig(
         1000,
         Duration.ofMillis(200),
+        true,
         Duration.ofSeconds(5),
         Duration.ofMillis(100),
         Duration.ofSeconds(3),
@@ -102,6 +109,7 @@ public record DistroConfig(
   public static final class Builder {
     private int maxBatchSize;
     private Duration flushDelay;
+    private boolean leadingEdgeFlush;
     private Duration verifyInterval;
     private Duration retryBackoffBase;
     private Duration retryBackoffMax;
@@ -115,6 +123,7 @@ public record DistroConfig(
     private Builder(DistroConfig c) {
       maxBatchSize = c.maxBatchSize;
       flushDelay = c.flushDelay;
+      leadingEdgeFlush = c.leadingEdgeFlush;
       verifyInterval = c.verifyInterval;
       retryBackoffBase = c.retryBackoffBase;
       retryBackoffMax = c.retryBackoffMax;
@@ -133,6 +142,11 @@ public record DistroConfig(
 
     public Builder flushDelay(Duration v) {
       flushDelay = v;
+      return this;
+    }
+
+    public Builder leadingEdgeFlush(boolean v) {
+      leadingEdgeFlush = v;
       return this;
     }
 
@@ -178,8 +192,8 @@ public record DistroConfig(
     }
 
     public DistroConfig build() {
-      return new DistroConfig(maxBatchSize, flushDelay, verifyInterval, retryBackoffBase,
-          retryBackoffMax, requestTimeout, maxPendingKeysPerPeer, ownerGracePeriod,
+      return new DistroConfig(maxBatchSize, flushDelay, leadingEdgeFlush, verifyInterval,
+          retryBackoffBase, retryBackoffMax, requestTimeout, maxPendingKeysPerPeer, ownerGracePeriod,
           tombstoneRetention, initialLoadTimeout, tickInterval);
     }
   }

@@ -12,6 +12,15 @@ import java.util.Optional;
  * {@code maxBatchSize} keys or {@code flushDelay} after the first pending key, one batch in
  * flight, failed batches merged back and retried with exponential backoff.
  *
+ * <p>With {@code leadingEdgeFlush}, a change to an idle peer leaves at once: idle means no batch
+ * in flight, no retry being waited for, and no batch sent within the last {@code flushDelay}. The
+ * last condition keeps the batching: under a steady stream of changes batches still leave at most
+ * once per {@code flushDelay} (unless {@code maxBatchSize} keys are pending); the first change of
+ * a burst goes alone and the rest merge into the next batch, which leaves when the window of the
+ * last one ends (never later than {@code flushDelay} after its first key, as without the flag).
+ * In flight counts as busy because only one batch may be in flight (per-peer order): a slow peer
+ * gets its changes merged, as before. A failed batch is retried when its backoff ends, as before.
+ *
  * <p>A peer that is DOWN, or whose queue grows past {@code maxPendingKeysPerPeer}, loses its
  * queue and is marked for resync: the next batch sent to it carries a digest, and the peer, seeing
  * that its view differs, pulls this member's full set of records. Memory per peer is bounded by
@@ -27,6 +36,7 @@ final class PeerPipeline {
   private final String peer;
   private final int maxBatchSize;
   private final long flushDelayMillis;
+  private final boolean leadingEdge;
   private final long backoffBaseMillis;
   private final long backoffMaxMillis;
   private final long timeoutMillis;
@@ -34,6 +44,8 @@ final class PeerPipeline {
 
   private final LinkedHashMap<String, DistroRecord> pending = new LinkedHashMap<>();
   private long firstPendingAt;
+  /** No batch left within the last flushDelay once this time is reached. */
+  private long quietFrom = Long.MIN_VALUE;
   private InFlight inFlight;
   private long nextSequence = 1;
   private int consecutiveFailures;
@@ -46,6 +58,7 @@ final class PeerPipeline {
     this.peer = peer;
     this.maxBatchSize = config.maxBatchSize();
     this.flushDelayMillis = config.flushDelay().toMillis();
+    this.leadingEdge = config.leadingEdgeFlush();
     this.backoffBaseMillis = config.retryBackoffBase().toMillis();
     this.backoffMaxMillis = config.retryBackoffMax().toMillis();
     this.timeoutMillis = config.requestTimeout().toMillis();
@@ -91,6 +104,7 @@ final class PeerPipeline {
     boolean sendDigest = digestDue && digestAllowed;
     boolean due = pending.size() >= maxBatchSize
         || (!pending.isEmpty() && nowMillis - firstPendingAt >= flushDelayMillis)
+        || (!pending.isEmpty() && leadingEdge && nowMillis >= quietFrom)
         || sendDigest;
     if (!due) {
       return Optional.empty();
@@ -108,6 +122,7 @@ final class PeerPipeline {
       digestDue = false;
     }
     long sequence = nextSequence++;
+    quietFrom = nowMillis + flushDelayMillis;
     inFlight = new InFlight(sequence, records, withDigest, nowMillis + timeoutMillis,
         batchFirstPendingAt);
     return Optional.of(new Outgoing(sequence, records, withDigest));
@@ -141,6 +156,7 @@ final class PeerPipeline {
     }
     consecutiveFailures++;
     retryAt = nowMillis + backoffMillis(consecutiveFailures);
+    quietFrom = Long.MIN_VALUE; // the backoff spaces retries, not the failed batch's window
     enforceCap();
   }
 

@@ -11,10 +11,15 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The outbound pipeline of one core: merging, flush triggers, one in flight, retries, caps. */
+/**
+ * The outbound pipeline of one core: merging, flush triggers, one in flight, retries, caps. Timing
+ * tests run with the trailing flush only (Nacos' behaviour); {@link DistroLeadingEdgeTest} covers
+ * the leading edge.
+ */
 @Timeout(10)
 class DistroPipelineTest {
   static final List<String> MEMBERS = List.of("a", "b", "c");
+  static final DistroConfig TRAILING = DistroConfig.builder().leadingEdgeFlush(false).build();
 
   /** Core "a", loaded (from an empty "b") and with its first digest batches acknowledged. */
   static DistroCore readyCore(DistroConfig config) {
@@ -34,7 +39,7 @@ class DistroPipelineTest {
 
   @Test
   void laterChangeOfAKeyReplacesThePendingOne() {
-    DistroCore a = readyCore(DistroConfig.defaults());
+    DistroCore a = readyCore(TRAILING);
     a.localChange("k1", bytes("v1"), 1000);
     a.localChange("k2", bytes("x"), 1010);
     a.localChange("k1", bytes("v2"), 1020);
@@ -50,7 +55,7 @@ class DistroPipelineTest {
 
   @Test
   void flushesFlushDelayAfterTheFirstPendingChangeAndNotEarlier() {
-    DistroCore a = readyCore(DistroConfig.defaults());
+    DistroCore a = readyCore(TRAILING);
     assertThat(batchesTo("b", a.localChange("k1", bytes("v"), 1000))).isEmpty();
     assertThat(batchesTo("b", a.localChange("k2", bytes("v"), 1150))).isEmpty();
     assertThat(batchesTo("b", a.tick(1199))).as("199 ms after the first change").isEmpty();
@@ -62,7 +67,7 @@ class DistroPipelineTest {
 
   @Test
   void flushesAtOnceWhenMaxBatchSizeKeysArePending() {
-    DistroCore a = readyCore(DistroConfig.defaults());
+    DistroCore a = readyCore(TRAILING);
     for (int i = 0; i < 999; i++) {
       assertThat(batchesTo("b", a.localChange("k" + i, bytes("v"), 1000))).isEmpty();
     }
@@ -74,7 +79,7 @@ class DistroPipelineTest {
 
   @Test
   void keepsOneBatchInFlightPerPeer() {
-    DistroCore a = readyCore(DistroConfig.defaults());
+    DistroCore a = readyCore(TRAILING);
     a.localChange("k1", bytes("v"), 1000);
     var first = batchesTo("b", a.tick(1200)).get(0);
     a.localChange("k2", bytes("v"), 1300);
@@ -88,7 +93,7 @@ class DistroPipelineTest {
 
   @Test
   void retriesFailedBatchWithExponentialBackoffMergedWithNewerChanges() {
-    DistroConfig config = DistroConfig.builder()
+    DistroConfig config = TRAILING.toBuilder()
         .retryBackoff(Duration.ofMillis(100), Duration.ofMillis(400)).build();
     DistroCore a = readyCore(config);
     a.localChange("k1", bytes("old"), 1000);
@@ -118,7 +123,7 @@ class DistroPipelineTest {
 
   @Test
   void unansweredBatchTimesOutAndIsRetried() {
-    DistroCore a = readyCore(DistroConfig.defaults()); // 3 s timeout, 100 ms first backoff
+    DistroCore a = readyCore(TRAILING); // 3 s timeout, 100 ms first backoff
     a.localChange("k1", bytes("v"), 1000);
     var first = batchesTo("b", a.tick(1200)).get(0);
     assertThat(batchesTo("b", a.tick(4199))).isEmpty();
@@ -179,7 +184,7 @@ class DistroPipelineTest {
 
   @Test
   void digestWaitsForTheBatchInFlightAndRidesOnTheBatchThatDrainsTheQueue() {
-    DistroCore a = readyCore(DistroConfig.builder().maxBatchSize(2).build());
+    DistroCore a = readyCore(TRAILING.toBuilder().maxBatchSize(2).build());
     List<DistroEffect.SendBatch> sent = new java.util.ArrayList<>();
     for (int i = 0; i < 6; i++) {
       sent.addAll(batchesTo("b", a.localChange("k" + i, bytes("v"), 4900)));

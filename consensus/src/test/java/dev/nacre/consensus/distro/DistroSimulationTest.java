@@ -12,7 +12,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * after every 5 ms step; convergence after the network heals.
  *
  * <p>Replay one run with {@code -Ddistro.sim.seed=<seed> -Ddistro.sim.nodes=<n>}; run more seeds
- * with {@code -Ddistro.sim.seeds=<count>}.
+ * with {@code -Ddistro.sim.seeds=<count>}; {@code -Ddistro.sim.trailing=true} turns the leading-edge
+ * flush off.
  */
 class DistroSimulationTest {
   static final long FAULT_MILLIS = 40_000;

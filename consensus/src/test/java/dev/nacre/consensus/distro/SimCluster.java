@@ -22,6 +22,7 @@ final class SimCluster {
   static final DistroConfig CONFIG = DistroConfig.builder()
       .maxBatchSize(4)
       .flushDelay(Duration.ofMillis(200))
+      .leadingEdgeFlush(!Boolean.getBoolean("distro.sim.trailing"))
       .verifyInterval(Duration.ofSeconds(5))
       .retryBackoff(Duration.ofMillis(50), Duration.ofSeconds(1))
       .requestTimeout(Duration.ofMillis(500))

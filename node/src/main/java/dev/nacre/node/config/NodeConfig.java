@@ -65,6 +65,8 @@ public record NodeConfig(
   public static final String PING_PERIOD = "nacre.cluster.ping-ms";
   public static final String PINGS_TO_DOWN = "nacre.cluster.failed-pings-to-down";
   public static final String DISTRO_FLUSH = "nacre.distro.flush-ms";
+  /** true: a change to an idle peer leaves at once, not flush-ms later (Nacos: always waits). */
+  public static final String DISTRO_LEADING_EDGE = "nacre.distro.leading-edge-flush";
   public static final String DISTRO_BATCH = "nacre.distro.batch-size";
   public static final String DISTRO_VERIFY = "nacre.distro.verify-ms";
   public static final String DISTRO_GRACE = "nacre.distro.owner-grace-ms";
@@ -139,6 +141,7 @@ public record NodeConfig(
     DistroConfig distro = distroDefaults.toBuilder()
         .maxBatchSize(s.integer(DISTRO_BATCH, distroDefaults.maxBatchSize(), 1, 100_000))
         .flushDelay(millis(s, DISTRO_FLUSH, distroDefaults.flushDelay()))
+        .leadingEdgeFlush(s.bool(DISTRO_LEADING_EDGE, distroDefaults.leadingEdgeFlush()))
         .verifyInterval(millis(s, DISTRO_VERIFY, distroDefaults.verifyInterval()))
         .ownerGracePeriod(millis(s, DISTRO_GRACE, distroDefaults.ownerGracePeriod()))
         .build();

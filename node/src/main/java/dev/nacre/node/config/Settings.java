@@ -46,6 +46,17 @@ final class Settings {
     return v;
   }
 
+  boolean bool(String key, boolean fallback) {
+    String raw = string(key, null);
+    if (raw == null) {
+      return fallback;
+    }
+    if (!raw.equalsIgnoreCase("true") && !raw.equalsIgnoreCase("false")) {
+      throw new IllegalArgumentException("setting " + key + "=" + raw + " is not true or false");
+    }
+    return Boolean.parseBoolean(raw);
+  }
+
   /** Keys under {@code prefix} that no reader asked for: most likely typos. */
   Set<String> unknownKeys(String prefix) {
     Set<String> unknown = new HashSet<>();

@@ -43,6 +43,15 @@ class NodeConfigTest {
   }
 
   @Test
+  void distroLeadingEdgeFlushIsOnUnlessSwitchedOff() {
+    assertThat(NodeConfig.from(props()).cluster().distro().leadingEdgeFlush()).isTrue();
+    assertThat(NodeConfig.from(props(NodeConfig.DISTRO_LEADING_EDGE, "false")).cluster().distro()
+        .leadingEdgeFlush()).isFalse();
+    assertThatThrownBy(() -> NodeConfig.from(props(NodeConfig.DISTRO_LEADING_EDGE, "no")))
+        .hasMessageContaining(NodeConfig.DISTRO_LEADING_EDGE);
+  }
+
+  @Test
   void typosAndBadValuesAreRefusedWithTheKey() {
     assertThatThrownBy(() -> NodeConfig.from(props("nacre.prot", "1"))).hasMessageContaining("nacre.prot");
     assertThatThrownBy(() -> NodeConfig.from(props(NodeConfig.PORT, "eighty"))).hasMessageContaining(NodeConfig.PORT);
