@@ -11,7 +11,7 @@ import java.util.Objects;
  *     the first change after a quiet window is pushed at once, changes within the window go
  *     together at its end. Nacos ({@code nacos.naming.push.pushTaskDelay}) delays every push by
  *     500 ms; Nacre's 50 ms keeps a change on one node within 350 ms of a subscriber of another
- *     node (Distro already batches up to 200 ms)
+ *     node (Distro sends a lone change at once and batches bursts up to 200 ms)
  * @param ackTimeout how long one push may wait for the client's acknowledgement before it counts
  *     as failed (Nacos: {@code nacos.naming.push.pushTaskTimeout}, 5 s)
  * @param retryDelay wait before the first retry of a failed push, doubled at each further failure
