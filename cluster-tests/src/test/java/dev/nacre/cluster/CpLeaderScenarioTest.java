@@ -46,10 +46,7 @@ class CpLeaderScenarioTest {
       s.awaitAcknowledged(w, 40, Duration.ofSeconds(20));
       w.stop();
 
-      s.checkLinearizable();
-      s.checkDurable(s.all(), Duration.ofSeconds(30));
-      s.checkLiveness(Scenario.CP_RECOVERY);
-      s.finish();
+      s.finishCp();
     }
   }
 
@@ -74,10 +71,7 @@ class CpLeaderScenarioTest {
       s.awaitAcknowledged(w, 20, Duration.ofSeconds(20));
       w.stop();
 
-      s.checkLinearizable();
-      s.checkDurable(s.all(), Duration.ofSeconds(30));
-      s.checkLiveness(Scenario.CP_RECOVERY);
-      s.finish();
+      s.finishCp();
     }
   }
 
@@ -103,10 +97,7 @@ class CpLeaderScenarioTest {
       w.stop();
 
       s.note("%d CP writes acknowledged", s.acknowledgedCpWrites());
-      s.checkLinearizable();
-      s.checkDurable(s.all(), Duration.ofSeconds(30));
-      s.checkLiveness(Scenario.CP_RECOVERY);
-      s.finish();
+      s.finishCp();
     }
   }
 
@@ -137,10 +128,7 @@ class CpLeaderScenarioTest {
       onLeader.stop();
       onOthers.stop();
 
-      s.checkLinearizable();
-      s.checkDurable(s.all(), Duration.ofSeconds(30));
-      s.checkLiveness(Scenario.CP_RECOVERY);
-      s.finish();
+      s.finishCp();
     }
   }
 }

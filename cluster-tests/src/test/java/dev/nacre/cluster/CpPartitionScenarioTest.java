@@ -89,10 +89,7 @@ class CpPartitionScenarioTest {
       w.stop();
       onRest.stop();
 
-      s.checkLinearizable();
-      s.checkDurable(s.all(), Duration.ofSeconds(30));
-      s.checkLiveness(Scenario.CP_RECOVERY);
-      s.finish();
+      s.finishCp();
     }
   }
 

@@ -104,10 +104,7 @@ class CpRecoveryScenarioTest {
       w.stop();
       s.note("%d CP writes acknowledged before the restart", before);
 
-      s.checkLinearizable();
-      s.checkDurable(s.all(), Duration.ofSeconds(30));
-      s.checkLiveness(Scenario.CP_RECOVERY);
-      s.finish();
+      s.finishCp();
     }
   }
 
@@ -139,10 +136,7 @@ class CpRecoveryScenarioTest {
       onVictim.stop();
       onRest.stop();
 
-      s.checkLinearizable();
-      s.checkDurable(s.all(), Duration.ofSeconds(30));
-      s.checkLiveness(Scenario.CP_RECOVERY);
-      s.finish();
+      s.finishCp();
     }
   }
 

@@ -376,6 +376,18 @@ final class Scenario implements AutoCloseable {
   // ---- the verdict ----
 
   /**
+   * The usual end of a scenario with CP clients: the history is linearizable, every acknowledged
+   * write is on every node (30 s to catch up), the majority recovered within
+   * {@link #CP_RECOVERY}; then {@link #finish()}.
+   */
+  void finishCp() {
+    checkLinearizable();
+    checkDurable(all(), Duration.ofSeconds(30));
+    checkLiveness(CP_RECOVERY);
+    finish();
+  }
+
+  /**
    * Stops the workloads still running, prints and records the verdict line, and fails the test
    * with the reports, the cluster dump and the seed unless every check passed.
    */
