@@ -43,6 +43,11 @@ final class LocalCluster implements AutoCloseable {
   private final ClientFaults clientFaults = new ClientFaults(pauses);
   private final List<AutoCloseable> raftHooks = new ArrayList<>();
 
+  static {
+    // Ratis ends the JVM when its server cannot bind; in tests that must fail one test, not the fork.
+    org.apache.ratis.util.ExitUtils.disableSystemExit();
+  }
+
   private LocalCluster(Path root, int size, Map<String, String> overrides) {
     this.root = root;
     for (int i = 0; i < size; i++) {

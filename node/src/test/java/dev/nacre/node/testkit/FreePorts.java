@@ -5,13 +5,18 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 
-/** Finds a main port P on loopback whose derived ports (P-1000, P+1000, P+1001) are free too. */
+/**
+ * Finds a main port P on loopback whose derived ports (P-1000, P+1000, P+1001) are free too, all
+ * outside Linux's default ephemeral range (32768-60999).
+ */
 public final class FreePorts {
   private FreePorts() {}
 
   public static int mainPort() {
     for (int attempt = 0; attempt < 200; attempt++) {
-      int p = 20_000 + (int) (Math.random() * 30_000);
+      // P-1000 .. P+1001 all below 32768, where Linux starts handing out ephemeral ports: an
+      // outgoing connection's local port can then never take one between this check and the bind.
+      int p = 11_000 + (int) (Math.random() * 20_000);
       if (free(p) && free(p - 1000) && free(p + 1000) && free(p + 1001)) {
         return p;
       }
