@@ -162,10 +162,15 @@ final class Failover {
    * still see the old process alive and refuse. Wait (bounded) until the process is gone.
    */
   private static void awaitExit(long pid) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (System.nanoTime() < deadline && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-      CpWrites.sleepMs(20);
-    }
+    ProcessHandle.of(pid).ifPresent(p -> {
+      try {
+        p.onExit().get(10, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+        // Still alive after 10 s: start-node will say so.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
   }
 
   private void runScript(String command, int index) throws IOException, InterruptedException {
