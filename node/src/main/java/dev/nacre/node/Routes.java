@@ -24,10 +24,6 @@ import java.util.Map;
 final class Routes {
   private final Router router = new Router();
 
-  Routes(NamingOperations naming, ClusterStatus cluster, WriteRouting routing, NodeConfig config) {
-    this(naming, cluster, routing, config, UdpSubscriber.none());
-  }
-
   Routes(NamingOperations naming, ClusterStatus cluster, WriteRouting routing, NodeConfig config, UdpSubscriber udp) {
     Json json = new Json();
     InstanceWrites instanceWrites = new InstanceWrites(naming, json, routing);

@@ -21,10 +21,6 @@ public final class InstanceApi {
   private final RequestReader reader;
   private final UdpSubscriber udp;
 
-  public InstanceApi(NamingOperations naming, Json json, InstanceWrites writes) {
-    this(naming, json, writes, UdpSubscriber.none());
-  }
-
   public InstanceApi(NamingOperations naming, Json json, InstanceWrites writes, UdpSubscriber udp) {
     this.naming = naming;
     this.json = json;

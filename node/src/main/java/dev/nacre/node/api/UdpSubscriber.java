@@ -19,9 +19,4 @@ public interface UdpSubscriber {
    * @param receiver the client's UDP receiver, an IP literal and a port in 1..65535
    */
   void listed(ServiceKey service, Set<String> clusters, String clustersAsAsked, InetSocketAddress receiver);
-
-  /** For nodes without UDP push. */
-  static UdpSubscriber none() {
-    return (service, clusters, clustersAsAsked, receiver) -> { };
-  }
 }
