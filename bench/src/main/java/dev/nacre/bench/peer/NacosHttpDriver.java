@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Nacre through the Nacos HTTP v1 Open API, one java.net.http client (keep-alive HTTP/1.1) per
@@ -63,11 +64,35 @@ final class NacosHttpDriver implements RegistryDriver {
     }
     for (String service : services) {
       String q = "serviceName=" + enc(service);
-      Reply created = send("POST", "/service?" + q);
-      if (created.status != 200 && !created.body.contains("already")) {
-        throw new IOException("creating service " + service + " failed: " + created);
+      retry("creating service " + service, () -> {
+        Reply created = send("POST", "/service?" + q);
+        return created.status == 200 || created.body.contains("already") ? null : created;
+      });
+      retry("setting health checker NONE on " + service, () -> {
+        Reply set = send("PUT", "/cluster?" + q + "&clusterName=DEFAULT&healthChecker=" + enc("{\"type\":\"NONE\"}"));
+        return set.status == 200 ? null : set;
+      });
+    }
+  }
+
+  private interface Attempt {
+    /** Null when done, else the reply that failed. */
+    Reply run() throws IOException, InterruptedException;
+  }
+
+  /**
+   * A set-up CP write may time out on a node that just started on a busy machine (Nacre answers
+   * 503 and asks for an idempotent retry): retried for up to 30 s.
+   */
+  private static void retry(String what, Attempt attempt) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    Reply failed;
+    while ((failed = attempt.run()) != null) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException(what + " failed for 30 s, last answer: " + failed);
       }
-      expectOk("PUT", "/cluster?" + q + "&clusterName=DEFAULT&healthChecker=" + enc("{\"type\":\"NONE\"}"));
+      System.out.println("  " + what + ": " + failed.status + ", retrying");
+      Thread.sleep(500); // give the Raft group time to settle before the next attempt
     }
   }
 

@@ -49,7 +49,8 @@ final class SystemRun {
     for (int round = 0; round <= plan.rounds(); round++) {
       double share = round == 0 ? 0.25 : 1.0;
       Duration querying = round == 0 ? plan.querying().dividedBy(4) : plan.querying();
-      System.out.printf("== %s round %d%s%n", system, round, round == 0 ? " (warm-up, not recorded)" : "");
+      System.out.printf("== %s round %d%s, %s%n", system, round, round == 0 ? " (warm-up, not recorded)" : "",
+          java.time.LocalTime.now().withNano(0));
       writeSeries(round, "ephemeral-register", Workload.head(ephemeral, share));
       writeSeries(round, "persistent-register", Workload.head(persistent, share));
       record(round, "query", queries(querying));
