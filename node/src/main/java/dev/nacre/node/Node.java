@@ -185,6 +185,8 @@ public final class Node implements AutoCloseable {
         .requestTimeout(config.cpTimeout())
         .snapshotThreshold(config.snapshotThreshold())
         .logSegmentSizeBytes(config.logSegmentSizeBytes())
+        .batchesInFlight(config.raftBatchesInFlight())
+        .maxBatchOperations(config.raftMaxBatchOperations())
         .build();
   }
 

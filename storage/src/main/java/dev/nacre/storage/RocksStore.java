@@ -93,6 +93,15 @@ public final class RocksStore implements AutoCloseable {
     }
   }
 
+  /** Reads as if {@code pending} were already committed (read-your-writes inside one atomic step). */
+  public Optional<byte[]> get(String family, byte[] key, Batch pending) {
+    Batch.Mutation latest = pending.latest(family, key);
+    if (latest == null) {
+      return get(family, key);
+    }
+    return latest.isDelete() ? Optional.empty() : Optional.of(latest.value().clone());
+  }
+
   /** Visits every entry of a family in key order. */
   public void forEach(String family, BiConsumer<byte[], byte[]> visitor) {
     try (RocksIterator it = db.newIterator(handle(family))) {

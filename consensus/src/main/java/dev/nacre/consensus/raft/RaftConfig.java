@@ -34,7 +34,9 @@ public record RaftConfig(
     Duration requestTimeout,
     long snapshotThreshold,
     long logSegmentSizeBytes,
-    String clusterSecret) {
+    String clusterSecret,
+    int batchesInFlight,
+    int maxBatchOperations) {
 
   /**
    * The lowest timeouts measured stable on a 2-core box (load average 4-6, 32 concurrent writers for
@@ -48,6 +50,8 @@ public record RaftConfig(
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(3);
   public static final long DEFAULT_SNAPSHOT_THRESHOLD = 10_000;
   public static final long DEFAULT_LOG_SEGMENT_SIZE_BYTES = 8L * 1024 * 1024;
+  public static final int DEFAULT_BATCHES_IN_FLIGHT = 2;
+  public static final int DEFAULT_MAX_BATCH_OPERATIONS = 256;
   /** Shorter secrets are rejected: the secret is the only key to the cluster. */
   public static final int MIN_CLUSTER_SECRET_LENGTH = 16;
 
@@ -73,6 +77,10 @@ public record RaftConfig(
       throw new IllegalArgumentException(
           "requestTimeout (" + requestTimeout.toMillis() + " ms) must exceed electionTimeoutMax ("
               + electionTimeoutMax.toMillis() + " ms), or writes fail during every election");
+    }
+    if (batchesInFlight < 1 || maxBatchOperations < 1) {
+      throw new IllegalArgumentException("batchesInFlight and maxBatchOperations must be >= 1, got "
+          + batchesInFlight + " and " + maxBatchOperations);
     }
     if (snapshotThreshold < 1 || logSegmentSizeBytes < 1024) {
       throw new IllegalArgumentException(
@@ -107,7 +115,8 @@ public record RaftConfig(
     return "RaftConfig[groupId=" + groupId + ", selfId=" + selfId + ", peers=" + peers + ", storageDir="
         + storageDir + ", electionTimeout=" + electionTimeoutMin.toMillis() + "-" + electionTimeoutMax.toMillis()
         + " ms, requestTimeout=" + requestTimeout.toMillis() + " ms, snapshotThreshold=" + snapshotThreshold
-        + ", logSegmentSizeBytes=" + logSegmentSizeBytes + ", clusterSecret="
+        + ", logSegmentSizeBytes=" + logSegmentSizeBytes + ", batchesInFlight=" + batchesInFlight
+        + ", maxBatchOperations=" + maxBatchOperations + ", clusterSecret="
         + (authenticated() ? "(set: mutual TLS)" : "(none: no authentication)") + "]";
   }
 
@@ -155,6 +164,8 @@ public record RaftConfig(
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private long snapshotThreshold = DEFAULT_SNAPSHOT_THRESHOLD;
     private long logSegmentSizeBytes = DEFAULT_LOG_SEGMENT_SIZE_BYTES;
+    private int batchesInFlight = DEFAULT_BATCHES_IN_FLIGHT;
+    private int maxBatchOperations = DEFAULT_MAX_BATCH_OPERATIONS;
     private String clusterSecret;
 
     private Builder() {}
@@ -206,6 +217,16 @@ public record RaftConfig(
       return this;
     }
 
+    public Builder batchesInFlight(int batches) {
+      this.batchesInFlight = batches;
+      return this;
+    }
+
+    public Builder maxBatchOperations(int operations) {
+      this.maxBatchOperations = operations;
+      return this;
+    }
+
     /** The secret every member shares; {@code null} or blank turns authentication off. */
     public Builder clusterSecret(String clusterSecret) {
       this.clusterSecret = clusterSecret;
@@ -215,7 +236,7 @@ public record RaftConfig(
     public RaftConfig build() {
       return new RaftConfig(
           groupId, selfId, peers, storageDir, electionTimeoutMin, electionTimeoutMax, requestTimeout,
-          snapshotThreshold, logSegmentSizeBytes, clusterSecret);
+          snapshotThreshold, logSegmentSizeBytes, clusterSecret, batchesInFlight, maxBatchOperations);
     }
   }
 }

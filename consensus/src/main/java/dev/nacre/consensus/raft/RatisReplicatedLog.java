@@ -2,6 +2,8 @@ package dev.nacre.consensus.raft;
 
 import dev.nacre.consensus.raft.internal.AppliedIndexWaiters;
 import dev.nacre.consensus.raft.internal.BoundedCalls;
+import dev.nacre.consensus.raft.internal.EntryCodec;
+import dev.nacre.consensus.raft.internal.OperationBatcher;
 import dev.nacre.consensus.raft.internal.ApplyResult;
 import dev.nacre.consensus.raft.internal.LeaderWatch;
 import dev.nacre.consensus.raft.internal.RatisProperties;
@@ -15,8 +17,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.protocol.ClientId;
@@ -30,7 +36,7 @@ import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
 import org.apache.ratis.protocol.exceptions.RaftRetryFailureException;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
-import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,6 +67,8 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   private final AppliedIndexWaiters appliedWaiters;
   private final LeaderWatch leaderWatch;
   private final BoundedCalls calls;
+  private final ExecutorService batchCallbacks;
+  private final OperationBatcher batcher;
   private final ReadIndexBarrier readIndex;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -77,6 +85,9 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     this.parameters = RatisProperties.parameters(config.authenticated()
         ? SecretDerivedTls.issue(config.clusterSecret(), config.selfId(), config.selfHost()) : null);
     this.calls = new BoundedCalls(config.selfId());
+    this.batchCallbacks = Executors.newSingleThreadExecutor(daemon("nacre-raft-batch-" + config.selfId()));
+    this.batcher = new OperationBatcher(config.batchesInFlight(), config.maxBatchOperations(), this::sendBatch,
+        batchCallbacks);
     this.server = RaftServer.newBuilder()
         .setServerId(selfId)
         .setGroup(group)
@@ -129,20 +140,43 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     }
   }
 
+  /**
+   * Queues the operation for the next batch (see {@code internal.OperationBatcher}); its deadline
+   * runs from now, so time spent waiting for a batch counts. An operation whose caller's deadline
+   * passed before its batch formed is never sent.
+   */
   @Override
   public CompletableFuture<byte[]> submit(byte[] operation) {
     Objects.requireNonNull(operation, "operation");
     String what = "commit";
-    // The client retries through elections until the request timeout; this deadline also bounds
-    // the wait until this member has applied the entry itself.
-    RaftClient sender = client;
-    return calls.call(() -> sender.async().send(Message.valueOf(ByteString.copyFrom(operation)))
-            .whenComplete((reply, error) -> renewClientIfDisabled(sender, error))
-            .thenCompose(reply -> {
-              byte[] result = ApplyResult.decode(replyContent(what, reply)); // throws when rejected
-              return appliedWaiters.await(reply.getLogIndex()).thenApply(v -> result);
-            }),
+    AtomicReference<CompletableFuture<byte[]>> queued = new AtomicReference<>();
+    CompletableFuture<byte[]> result = calls.call(() -> {
+          queued.set(batcher.submit(operation));
+          return queued.get().thenApply(ApplyResult::decode); // throws when rejected
+        },
         config.requestTimeout().toMillis(), () -> noQuorum(what, null), error -> translate(what, error));
+    result.whenComplete((value, error) -> {
+      CompletableFuture<byte[]> pending = queued.get();
+      if (pending != null) {
+        pending.cancel(false); // no-op once sent and answered; drops it from the queue otherwise
+      }
+    });
+    return result;
+  }
+
+  /**
+   * Sends one batch as one Raft entry. The client retries through elections until the request
+   * timeout; the batch completes once this member has applied the entry itself, so a read of
+   * local state right after a write sees it.
+   */
+  private CompletableFuture<List<byte[]>> sendBatch(List<byte[]> operations) {
+    RaftClient sender = client;
+    return sender.async().send(Message.valueOf(UnsafeByteOperations.unsafeWrap(EntryCodec.encodeBatch(operations))))
+        .whenComplete((reply, error) -> renewClientIfDisabled(sender, error))
+        .thenCompose(reply -> {
+          List<byte[]> results = EntryCodec.decodeOutcomes(replyContent("commit", reply), operations.size());
+          return appliedWaiters.await(reply.getLogIndex()).thenApply(v -> results);
+        });
   }
 
   @Override
@@ -247,6 +281,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     // Outside the lock: closing fails the client's pending writes, whose callbacks take the lock.
     closeQuietly("client", last);
     closeQuietly("server", server);
+    batchCallbacks.shutdown();
   }
 
   private RuntimeException translate(String what, Throwable error) {
@@ -280,6 +315,14 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   private ConsensusUnavailableException stopped(String what) {
     return new ConsensusUnavailableException(
         "[" + config.selfId() + "] this Raft member is stopped: could not " + what + "; use a running member");
+  }
+
+  private static ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   private void closeQuietly(String what, AutoCloseable closeable) {

@@ -1,6 +1,7 @@
 package dev.nacre.consensus.raft;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * What a user of {@link ReplicatedLog} supplies: deterministic application of committed
@@ -13,11 +14,16 @@ import java.nio.file.Path;
 public interface ReplicatedStateMachine {
 
   /**
-   * Applies the committed entry at {@code index}. Must be deterministic: every member applies the
-   * same bytes in the same order and must reach the same state. Throws
-   * {@link OperationRejectedException} to refuse an invalid operation without changing state.
+   * Applies the operations of the committed entry at {@code index}, in order; each one sees the
+   * effects of those before it. Must be deterministic: every member applies the same bytes in the
+   * same order and must reach the same state and outcomes. An operation that is invalid is refused
+   * with {@link Outcome#rejected} and changes nothing; the others still apply. The effects of all
+   * of them and the new {@link #lastAppliedIndex()} must become durable together (all or none), so
+   * that a replay after a crash neither loses nor repeats part of an entry.
+   *
+   * @return one outcome per operation, in the same order
    */
-  byte[] apply(long index, byte[] operation);
+  List<Outcome> apply(long index, List<byte[]> operations);
 
   /** The highest index whose effects are durable, 0 when nothing has been applied. */
   long lastAppliedIndex();

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,7 +52,7 @@ final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
   }
 
   @Override
-  public byte[] apply(long index, byte[] operation) {
+  public List<Outcome> apply(long index, List<byte[]> operations) {
     if (applyDelayMs > 0) {
       try {
         TimeUnit.MILLISECONDS.sleep(applyDelayMs); // fault injection, not synchronisation
@@ -59,18 +60,25 @@ final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-    String text = new String(operation, StandardCharsets.UTF_8);
-    int eq = text.indexOf('=');
-    String key = text.substring(2, eq);
-    String value = text.substring(eq + 1);
-    Optional<String> old = get(key);
-    if (text.charAt(0) == 'C' && old.isPresent()) {
-      throw new OperationRejectedException("key " + key + " already exists");
+    Batch entry = new Batch();
+    List<Outcome> outcomes = new ArrayList<>();
+    for (byte[] operation : operations) {
+      String text = new String(operation, StandardCharsets.UTF_8);
+      int eq = text.indexOf('=');
+      String key = text.substring(2, eq);
+      String value = text.substring(eq + 1);
+      Optional<String> old = store.get(FAMILY, bytes(key), entry).map(b -> new String(b, StandardCharsets.UTF_8));
+      if (text.charAt(0) == 'C' && old.isPresent()) {
+        outcomes.add(Outcome.rejected("key " + key + " already exists"));
+        continue;
+      }
+      entry.put(FAMILY, bytes(key), bytes(value));
+      applies.incrementAndGet();
+      appliesByOperation.computeIfAbsent(text, t -> new AtomicInteger()).incrementAndGet();
+      outcomes.add(Outcome.ok(bytes(old.orElse(""))));
     }
-    store.commit(new Batch().put(FAMILY, bytes(key), bytes(value)), index, term);
-    applies.incrementAndGet();
-    appliesByOperation.computeIfAbsent(text, t -> new AtomicInteger()).incrementAndGet();
-    return bytes(old.orElse(""));
+    store.commit(entry, index, term);
+    return outcomes;
   }
 
   Optional<String> get(String key) {

@@ -8,6 +8,7 @@ import static dev.nacre.naming.persistent.RecordKeys.SERVICES;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.nacre.consensus.raft.OperationRejectedException;
+import dev.nacre.consensus.raft.Outcome;
 import dev.nacre.consensus.raft.ReplicatedStateMachine;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.proto.naming.ClusterRecord;
@@ -20,6 +21,8 @@ import dev.nacre.storage.Batch;
 import dev.nacre.storage.RocksStore;
 import dev.nacre.storage.StorageException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +42,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class NamingStateMachine implements ReplicatedStateMachine, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(NamingStateMachine.class);
-  private static final byte[] OK = new byte[0];
   static final List<String> FAMILIES = List.of(NAMESPACES, SERVICES, CLUSTERS, INSTANCES, OVERRIDES);
   private static final String SNAPSHOT_DB = "db";
 
@@ -70,29 +72,42 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
     return index;
   }
 
+  /**
+   * Applies the operations of one entry in order: each one's index update is visible to the next
+   * (so two creates of one namespace in an entry conflict as they would in two entries), and all of
+   * their RocksDB mutations commit with the entry's index in one atomic write.
+   */
   @Override
-  public byte[] apply(long logIndex, byte[] operation) {
+  public List<Outcome> apply(long logIndex, List<byte[]> operations) {
     if (logIndex <= lastAppliedIndex) {
-      return OK;
+      return Collections.nCopies(operations.size(), Outcome.ok());
     }
-    NamingOperation op;
+    Batch entry = new Batch();
+    List<Outcome> outcomes = new ArrayList<>(operations.size());
+    for (byte[] operation : operations) {
+      outcomes.add(applyOne(logIndex, operation, entry));
+    }
+    // Also when every operation was refused: the entry is consumed, so a replay does not see it as pending.
+    commit(entry, logIndex);
+    return outcomes;
+  }
+
+  private Outcome applyOne(long logIndex, byte[] operation, Batch entry) {
     OperationApplier.Effect effect;
     try {
-      op = NamingOperation.parseFrom(operation);
-      effect = applier.effectOf(op, logIndex);
-    } catch (InvalidProtocolBufferException | OperationRejectedException e) {
-      // The entry is consumed all the same, so a replay does not see it as pending.
-      commit(new Batch(), logIndex);
-      String reason =
-          e instanceof OperationRejectedException
-              ? e.getMessage()
-              : "entry " + logIndex + " is not a naming operation: " + e.getMessage();
-      log.debug("Refused log entry {}: {}", logIndex, reason);
-      throw new OperationRejectedException(reason);
+      effect = applier.effectOf(NamingOperation.parseFrom(operation), logIndex, entry);
+    } catch (InvalidProtocolBufferException e) {
+      log.debug("Refused an operation of log entry {}: not a naming operation", logIndex);
+      return Outcome.rejected("entry " + logIndex + " is not a naming operation: " + e.getMessage());
+    } catch (OperationRejectedException e) {
+      log.debug("Refused an operation of log entry {}: {}", logIndex, e.getMessage());
+      return Outcome.rejected(e.getMessage());
     }
-    commit(effect.batch(), logIndex);
+    entry.addAll(effect.batch());
+    // Before the entry's RocksDB write: the index is memory, rebuilt from RocksDB at start, and
+    // a failed write stops this member (see StateMachineAdapter).
     effect.applyToIndex();
-    return OK;
+    return Outcome.ok();
   }
 
   private void commit(Batch batch, long logIndex) {

@@ -46,8 +46,11 @@ final class OperationApplier {
     this.index = index;
   }
 
-  /** @param logIndex the entry's index, which becomes the revision of what it writes */
-  Effect effectOf(NamingOperation op, long logIndex) {
+  /**
+   * @param logIndex the entry's index, which becomes the revision of what it writes
+   * @param entry what the operations before this one in the same entry write; reads see it
+   */
+  Effect effectOf(NamingOperation op, long logIndex, Batch entry) {
     Batch batch = new Batch();
     List<Runnable> updates = new ArrayList<>();
     switch (op.getOpCase()) {
@@ -65,7 +68,7 @@ final class OperationApplier {
       case CREATE_SERVICE -> {
         ServiceInfo info = Records.fromRecord(op.getCreateService());
         boolean exists =
-            store.get(SERVICES, RecordKeys.service(info.key())).isPresent()
+            store.get(SERVICES, RecordKeys.service(info.key()), entry).isPresent()
                 || index.snapshot(info.key()).hasPersistentInstances();
         if (exists) {
           throw new OperationRejectedException(
@@ -79,7 +82,7 @@ final class OperationApplier {
       case CREATE_NAMESPACE -> {
         Namespace ns = Records.fromRecord(op.getCreateNamespace());
         if (Namespace.PUBLIC.id().equals(ns.id())
-            || store.get(NAMESPACES, RecordKeys.namespace(ns.id())).isPresent()) {
+            || store.get(NAMESPACES, RecordKeys.namespace(ns.id()), entry).isPresent()) {
           throw new OperationRejectedException("namespace " + ns.id() + " already exists");
         }
         putNamespace(ns, batch, updates);

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.nacre.consensus.raft.OperationRejectedException;
+import dev.nacre.consensus.raft.Outcome;
 import dev.nacre.naming.model.ClusterInfo;
 import dev.nacre.naming.model.HealthCheckType;
 import dev.nacre.naming.model.Instance;
@@ -82,7 +83,7 @@ class NamingStateMachineTest {
       // Ratis may replay the log from the start after a restart: entry 5 re-adds 10.0.0.2,
       // which a double apply would resurrect although entry 6 removed it.
       for (int i = 0; i < entries.size(); i++) {
-        sm.apply(i + 1, entries.get(i));
+        applyOne(sm, i + 1, entries.get(i));
       }
       assertThat(index.service(SERVICE).orElseThrow().instances())
           .extracting(inst -> inst.key().ip()).containsExactly("10.0.0.1");
@@ -96,8 +97,8 @@ class NamingStateMachineTest {
     byte[] put = NamingOperation.newBuilder()
         .setPutInstance(Records.toRecord(instance("10.0.0.1", 80, false))).build().toByteArray();
     try (NamingStateMachine sm = NamingStateMachine.open(dir.resolve("db"), index)) {
-      sm.apply(1, put);
-      sm.apply(2, put);
+      applyOne(sm, 1, put);
+      applyOne(sm, 2, put);
       assertThat(index.service(SERVICE).orElseThrow().instances()).hasSize(1);
     }
     RegistryIndex reloaded = new RegistryIndex();
@@ -111,14 +112,14 @@ class NamingStateMachineTest {
     try (NamingStateMachine sm = NamingStateMachine.open(dir.resolve("db"), index)) {
       sm.setCurrentTerm(3);
       byte[] create = NamingOperation.newBuilder().setCreateService(Records.toRecord(INFO)).build().toByteArray();
-      sm.apply(1, create);
-      assertThatThrownBy(() -> sm.apply(2, create))
+      applyOne(sm, 1, create);
+      assertThatThrownBy(() -> applyOne(sm, 2, create))
           .isInstanceOf(OperationRejectedException.class).hasMessageContaining("already exists");
       assertThat(sm.lastAppliedIndex()).isEqualTo(2);
       assertThat(sm.lastAppliedTerm()).isEqualTo(3);
-      assertThatThrownBy(() -> sm.apply(3, new byte[] {(byte) 0xff, 1, 2}))
+      assertThatThrownBy(() -> applyOne(sm, 3, new byte[] {(byte) 0xff, 1, 2}))
           .isInstanceOf(OperationRejectedException.class);
-      assertThatThrownBy(() -> sm.apply(4, NamingOperation.newBuilder().setRemoveNamespace("public").build().toByteArray()))
+      assertThatThrownBy(() -> applyOne(sm, 4, NamingOperation.newBuilder().setRemoveNamespace("public").build().toByteArray()))
           .isInstanceOf(OperationRejectedException.class).hasMessageContaining("cannot be deleted");
       assertThat(sm.lastAppliedIndex()).isEqualTo(4);
       assertThat(index.service(SERVICE).orElseThrow().explicitInfo()).contains(INFO);
@@ -126,16 +127,41 @@ class NamingStateMachineTest {
   }
 
   @Test
+  void operationsOfOneEntrySeeEachOtherAndCommitTogetherWithItsIndex() {
+    RegistryIndex index = new RegistryIndex();
+    byte[] createDev = NamingOperation.newBuilder().setCreateNamespace(Records.toRecord(DEV)).build().toByteArray();
+    byte[] put1 = NamingOperation.newBuilder()
+        .setPutInstance(Records.toRecord(instance("10.0.0.1", 80, false))).build().toByteArray();
+    byte[] put2 = NamingOperation.newBuilder()
+        .setPutInstance(Records.toRecord(instance("10.0.0.2", 80, false))).build().toByteArray();
+    List<byte[]> entry = List.of(createDev, put1, createDev, new byte[] {(byte) 0xff}, put2);
+    try (NamingStateMachine sm = NamingStateMachine.open(dir.resolve("db"), index)) {
+      List<Outcome> outcomes = sm.apply(1, entry);
+      assertThat(outcomes).extracting(Outcome::isRejected).containsExactly(false, false, true, true, false);
+      assertThat(outcomes.get(2).rejection()).contains("already exists");
+      assertThat(sm.lastAppliedIndex()).isEqualTo(1);
+      // Ratis replays the entry after a restart: nothing is applied twice.
+      assertThat(sm.apply(1, entry)).noneMatch(Outcome::isRejected);
+      assertThat(index.service(SERVICE).orElseThrow().instances()).hasSize(2);
+    }
+    RegistryIndex reloaded = new RegistryIndex();
+    NamingStateMachine.open(dir.resolve("db"), reloaded).close();
+    assertThat(reloaded.namespace("dev")).contains(DEV);
+    assertThat(reloaded.service(SERVICE).orElseThrow().instances())
+        .extracting(i -> i.key().ip()).containsExactlyInAnyOrder("10.0.0.1", "10.0.0.2");
+  }
+
+  @Test
   void removingAServiceWithPersistentInstancesIsRefusedDeterministically() {
     RegistryIndex index = new RegistryIndex();
     try (NamingStateMachine sm = NamingStateMachine.open(dir.resolve("db"), index)) {
-      sm.apply(1, NamingOperation.newBuilder().setPutService(Records.toRecord(INFO)).build().toByteArray());
-      sm.apply(2, NamingOperation.newBuilder()
+      applyOne(sm, 1, NamingOperation.newBuilder().setPutService(Records.toRecord(INFO)).build().toByteArray());
+      applyOne(sm, 2, NamingOperation.newBuilder()
           .setPutInstance(Records.toRecord(instance("10.0.0.1", 80, false))).build().toByteArray());
       byte[] remove = NamingOperation.newBuilder().setRemoveService(Records.toProto(SERVICE)).build().toByteArray();
-      assertThatThrownBy(() -> sm.apply(3, remove)).hasMessageContaining("is not empty");
-      sm.apply(4, NamingOperation.newBuilder().setRemoveInstance(Records.toProto(key("10.0.0.1", 80))).build().toByteArray());
-      sm.apply(5, remove);
+      assertThatThrownBy(() -> applyOne(sm, 3, remove)).hasMessageContaining("is not empty");
+      applyOne(sm, 4, NamingOperation.newBuilder().setRemoveInstance(Records.toProto(key("10.0.0.1", 80))).build().toByteArray());
+      applyOne(sm, 5, remove);
       assertThat(index.service(SERVICE)).isEmpty();
     }
   }
@@ -166,5 +192,14 @@ class NamingStateMachineTest {
       assertPersistentStateRestored(reopened.index);
       assertThat(reopened.ops.listInstances(SERVICE, Set.of(), false, false).hosts()).hasSize(2);
     }
+  }
+
+  /** Applies a one-operation entry; a refusal surfaces as the exception a submitter would get. */
+  private static byte[] applyOne(NamingStateMachine sm, long index, byte[] operation) {
+    Outcome outcome = sm.apply(index, List.of(operation)).get(0);
+    if (outcome.isRejected()) {
+      throw new OperationRejectedException(outcome.rejection());
+    }
+    return outcome.result();
   }
 }

@@ -1,6 +1,8 @@
 package dev.nacre.naming.support;
 
 import dev.nacre.consensus.raft.ConsensusUnavailableException;
+import dev.nacre.consensus.raft.OperationRejectedException;
+import dev.nacre.consensus.raft.Outcome;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.ReplicatedLog;
 import dev.nacre.consensus.raft.ReplicatedStateMachine;
@@ -44,7 +46,10 @@ public final class DirectReplicatedLog implements ReplicatedLog {
     }
     entries.add(operation.clone());
     try {
-      return CompletableFuture.completedFuture(stateMachine.apply(nextIndex++, operation));
+      Outcome outcome = stateMachine.apply(nextIndex++, List.of(operation)).get(0);
+      return outcome.isRejected()
+          ? CompletableFuture.failedFuture(new OperationRejectedException(outcome.rejection()))
+          : CompletableFuture.completedFuture(outcome.result());
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }

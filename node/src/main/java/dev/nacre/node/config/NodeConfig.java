@@ -35,6 +35,8 @@ public record NodeConfig(
     Duration electionTimeoutMax,
     long snapshotThreshold,
     long logSegmentSizeBytes,
+    int raftBatchesInFlight,
+    int raftMaxBatchOperations,
     NamingConfig naming,
     ClusterSettings cluster,
     ClientSettings client,
@@ -53,6 +55,9 @@ public record NodeConfig(
   public static final String SNAPSHOT_THRESHOLD = "nacre.raft.snapshot-threshold";
   /** Size at which a Raft log segment is closed; only closed segments are purged after a snapshot. */
   public static final String LOG_SEGMENT_SIZE = "nacre.raft.log-segment-bytes";
+  /** CP writes of this node in the Raft pipeline at once, each a batch of those that queued meanwhile. */
+  public static final String RAFT_BATCHES_IN_FLIGHT = "nacre.raft.batches-in-flight";
+  public static final String RAFT_MAX_BATCH_OPERATIONS = "nacre.raft.max-batch-operations";
   public static final String HEARTBEAT_SCAN = "nacre.naming.heartbeat.scan-ms";
   public static final String BEAT_INTERVAL = "nacre.naming.beat-interval-ms";
   public static final String HEARTBEAT_TIMEOUT = "nacre.naming.heartbeat-timeout-ms";
@@ -164,6 +169,8 @@ public record NodeConfig(
         millis(s, ELECTION_MAX, RaftConfig.DEFAULT_ELECTION_TIMEOUT_MAX),
         s.longValue(SNAPSHOT_THRESHOLD, RaftConfig.DEFAULT_SNAPSHOT_THRESHOLD, 1, Long.MAX_VALUE),
         s.longValue(LOG_SEGMENT_SIZE, RaftConfig.DEFAULT_LOG_SEGMENT_SIZE_BYTES, 1024, 1L << 30),
+        s.integer(RAFT_BATCHES_IN_FLIGHT, RaftConfig.DEFAULT_BATCHES_IN_FLIGHT, 1, 64),
+        s.integer(RAFT_MAX_BATCH_OPERATIONS, RaftConfig.DEFAULT_MAX_BATCH_OPERATIONS, 1, 10_000),
         naming,
         clusterSettings,
         client,

@@ -1,8 +1,10 @@
 package dev.nacre.consensus.raft.internal;
 
-import dev.nacre.consensus.raft.OperationRejectedException;
+import dev.nacre.consensus.raft.Outcome;
 import dev.nacre.consensus.raft.ReplicatedStateMachine;
 import java.io.IOException;
+import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
@@ -105,25 +107,29 @@ public final class StateMachineAdapter extends BaseStateMachine {
   public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
     LogEntryProto entry = trx.getLogEntry();
     long index = entry.getIndex();
-    byte[] reply;
+    List<byte[]> operations = EntryCodec.decodeBatch(entry.getStateMachineLogEntry().getLogData().toByteArray());
+    List<Outcome> outcomes;
     if (index <= delegate.lastAppliedIndex()) {
       log.debug("[{}] skipping entry {}: already durable", selfId, index);
-      reply = ApplyResult.ok(new byte[0]);
+      outcomes = Collections.nCopies(operations.size(), Outcome.ok());
     } else {
       delegate.setCurrentTerm(entry.getTerm());
-      reply = applyToDelegate(index, entry.getStateMachineLogEntry().getLogData().toByteArray());
+      outcomes = applyToDelegate(index, operations);
     }
     updateLastAppliedTermIndex(entry.getTerm(), index);
     appliedWaiters.advance(index);
-    return CompletableFuture.completedFuture(Message.valueOf(UnsafeByteOperations.unsafeWrap(reply)));
+    return CompletableFuture.completedFuture(
+        Message.valueOf(UnsafeByteOperations.unsafeWrap(EntryCodec.encodeOutcomes(outcomes))));
   }
 
-  private byte[] applyToDelegate(long index, byte[] operation) {
+  private List<Outcome> applyToDelegate(long index, List<byte[]> operations) {
     try {
-      return ApplyResult.ok(delegate.apply(index, operation));
-    } catch (OperationRejectedException e) {
-      log.debug("[{}] entry {} rejected: {}", selfId, index, e.getMessage());
-      return ApplyResult.rejected(e.getMessage());
+      List<Outcome> outcomes = delegate.apply(index, operations);
+      if (outcomes.size() != operations.size()) {
+        throw new IllegalStateException("the state machine returned " + outcomes.size() + " outcomes for "
+            + operations.size() + " operations of entry " + index);
+      }
+      return outcomes;
     } catch (RuntimeException e) {
       // Skipping the entry would let this member diverge; Ratis stops the member instead.
       log.error("[{}] the state machine failed to apply entry {}; this member stops so that it does"

@@ -1,0 +1,116 @@
+package dev.nacre.consensus.raft.internal;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+
+/**
+ * Group commit for one member: keeps at most {@code batchesInFlight} batches in the Raft pipeline;
+ * operations submitted while they travel wait here and leave together as the next batch. One
+ * writer alone pays no delay (its operation leaves at once as a batch of one), and the more writers
+ * there are, the more of them share one Raft entry, one log flush and one replication round: Raft
+ * members append and flush entries strictly one request after the other, so without batching every
+ * concurrent write costs a flush of its own on each member.
+ *
+ * <p>Keeps the order of submission: batches leave in order, and the Raft client keeps their order.
+ * An operation whose future is already done when its batch forms (its caller gave up) is dropped.
+ * Thread-safe; the send function is called outside the lock, completions run on {@code callbacks}.
+ */
+public final class OperationBatcher {
+  private final int batchesInFlight;
+  private final int maxOperations;
+  private final Function<List<byte[]>, CompletableFuture<List<byte[]>>> send;
+  private final Executor callbacks;
+  private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+  private int inFlight;
+
+  private record Pending(byte[] operation, CompletableFuture<byte[]> result) {}
+
+  /**
+   * @param send submits one batch and completes with one result per operation, in order, or fails
+   *     the whole batch
+   */
+  public OperationBatcher(int batchesInFlight, int maxOperations,
+      Function<List<byte[]>, CompletableFuture<List<byte[]>>> send, Executor callbacks) {
+    if (batchesInFlight < 1 || maxOperations < 1) {
+      throw new IllegalArgumentException("batchesInFlight and maxOperations must be >= 1");
+    }
+    this.batchesInFlight = batchesInFlight;
+    this.maxOperations = maxOperations;
+    this.send = send;
+    this.callbacks = callbacks;
+  }
+
+  /** Completes with this operation's result once its batch is committed, or with its batch's failure. */
+  public CompletableFuture<byte[]> submit(byte[] operation) {
+    Pending pending = new Pending(operation, new CompletableFuture<>());
+    synchronized (this) {
+      queue.add(pending);
+    }
+    sendWhileRoom();
+    return pending.result;
+  }
+
+  /** Operations waiting for a batch, for tests and status. */
+  public synchronized int queued() {
+    return queue.size();
+  }
+
+  private void sendWhileRoom() {
+    while (true) {
+      List<Pending> batch = takeBatch();
+      if (batch.isEmpty()) {
+        return;
+      }
+      List<byte[]> operations = new ArrayList<>(batch.size());
+      batch.forEach(p -> operations.add(p.operation));
+      CompletableFuture<List<byte[]>> sent;
+      try {
+        sent = send.apply(operations);
+      } catch (RuntimeException | Error e) {
+        // Fails this batch only: a slot that never came back would stop every later write.
+        sent = CompletableFuture.failedFuture(e);
+      }
+      // Async: a batch that completes at once must not send the next one from this stack frame.
+      sent.whenCompleteAsync((results, error) -> finish(batch, results, error), callbacks);
+    }
+  }
+
+  private synchronized List<Pending> takeBatch() {
+    if (inFlight >= batchesInFlight) {
+      return List.of();
+    }
+    List<Pending> batch = new ArrayList<>();
+    while (!queue.isEmpty() && batch.size() < maxOperations) {
+      Pending next = queue.poll();
+      if (!next.result.isDone()) {
+        batch.add(next);
+      }
+    }
+    if (!batch.isEmpty()) {
+      inFlight++;
+    }
+    return batch;
+  }
+
+  private void finish(List<Pending> batch, List<byte[]> results, Throwable error) {
+    synchronized (this) {
+      inFlight--;
+    }
+    if (error == null && results.size() != batch.size()) {
+      error = new IllegalStateException("a batch of " + batch.size() + " operations got "
+          + results.size() + " results");
+    }
+    for (int i = 0; i < batch.size(); i++) {
+      if (error == null) {
+        batch.get(i).result.complete(results.get(i));
+      } else {
+        batch.get(i).result.completeExceptionally(error);
+      }
+    }
+    sendWhileRoom();
+  }
+}

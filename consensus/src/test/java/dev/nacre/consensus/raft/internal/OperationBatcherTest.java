@@ -1,0 +1,135 @@
+package dev.nacre.consensus.raft.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The group-commit core without Raft: a recording sender whose batches the test completes by hand. */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class OperationBatcherTest {
+  /** Records every batch it is given; the test decides when each completes. */
+  private static final class RecordingSender {
+    final List<List<String>> batches = new ArrayList<>();
+    final List<CompletableFuture<List<byte[]>>> replies = new ArrayList<>();
+
+    synchronized CompletableFuture<List<byte[]>> send(List<byte[]> operations) {
+      batches.add(operations.stream().map(b -> new String(b, StandardCharsets.UTF_8)).toList());
+      CompletableFuture<List<byte[]>> reply = new CompletableFuture<>();
+      replies.add(reply);
+      return reply;
+    }
+
+    /** Answers batch {@code i} with each operation's text upper-cased. */
+    void answer(int i) {
+      CompletableFuture<List<byte[]>> reply;
+      List<String> batch;
+      synchronized (this) {
+        reply = replies.get(i);
+        batch = batches.get(i);
+      }
+      reply.complete(batch.stream().map(s -> s.toUpperCase().getBytes(StandardCharsets.UTF_8)).toList());
+    }
+
+    synchronized List<List<String>> batches() {
+      return List.copyOf(batches);
+    }
+  }
+
+  private final RecordingSender sender = new RecordingSender();
+
+  private static byte[] op(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String text(CompletableFuture<byte[]> f) {
+    return new String(f.join(), StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aLoneOperationLeavesAtOnceAndLaterOnesShareTheNextBatchInOrder() {
+    OperationBatcher batcher = new OperationBatcher(1, 100, sender::send, Runnable::run);
+    CompletableFuture<byte[]> a = batcher.submit(op("a"));
+    assertThat(sender.batches()).containsExactly(List.of("a"));
+
+    CompletableFuture<byte[]> b = batcher.submit(op("b"));
+    CompletableFuture<byte[]> c = batcher.submit(op("c"));
+    CompletableFuture<byte[]> d = batcher.submit(op("d"));
+    assertThat(sender.batches()).as("one batch in flight: the rest wait").hasSize(1);
+    assertThat(batcher.queued()).isEqualTo(3);
+
+    sender.answer(0);
+    assertThat(text(a)).isEqualTo("A");
+    assertThat(sender.batches()).containsExactly(List.of("a"), List.of("b", "c", "d"));
+    assertThat(b).isNotDone();
+
+    sender.answer(1);
+    assertThat(List.of(text(b), text(c), text(d))).containsExactly("B", "C", "D");
+    assertThat(batcher.queued()).isZero();
+  }
+
+  @Test
+  void keepsUpToTheGivenBatchesInFlightAndCapsTheirSize() {
+    OperationBatcher batcher = new OperationBatcher(2, 2, sender::send, Runnable::run);
+    List<CompletableFuture<byte[]>> results = new ArrayList<>();
+    for (String s : List.of("a", "b", "c", "d", "e", "f")) {
+      results.add(batcher.submit(op(s)));
+    }
+    assertThat(sender.batches()).containsExactly(List.of("a"), List.of("b"));
+    sender.answer(1);
+    assertThat(sender.batches()).as("a slot freed: the next batch takes at most 2")
+        .containsExactly(List.of("a"), List.of("b"), List.of("c", "d"));
+    sender.answer(0);
+    sender.answer(2);
+    sender.answer(3);
+    assertThat(sender.batches()).hasSize(4);
+    assertThat(sender.batches().get(3)).containsExactly("e", "f");
+    assertThat(results).allSatisfy(f -> assertThat(f).isCompleted());
+  }
+
+  @Test
+  void aFailedBatchFailsEachOfItsOperationsAndTheNextBatchStillLeaves() {
+    OperationBatcher batcher = new OperationBatcher(1, 100, sender::send, Runnable::run);
+    batcher.submit(op("a"));
+    CompletableFuture<byte[]> b = batcher.submit(op("b"));
+    CompletableFuture<byte[]> c = batcher.submit(op("c"));
+    sender.replies.get(0).completeExceptionally(new IllegalStateException("no quorum"));
+    assertThat(sender.batches()).containsExactly(List.of("a"), List.of("b", "c"));
+    sender.replies.get(1).completeExceptionally(new IllegalStateException("no quorum"));
+    assertThatThrownBy(b::join).isInstanceOf(CompletionException.class).hasMessageContaining("no quorum");
+    assertThatThrownBy(c::join).hasMessageContaining("no quorum");
+    CompletableFuture<byte[]> d = batcher.submit(op("d"));
+    sender.answer(2);
+    assertThat(text(d)).isEqualTo("D");
+  }
+
+  @Test
+  void anOperationWhoseCallerGaveUpBeforeItsBatchFormedIsNeverSent() {
+    OperationBatcher batcher = new OperationBatcher(1, 100, sender::send, Runnable::run);
+    batcher.submit(op("a"));
+    CompletableFuture<byte[]> abandoned = batcher.submit(op("b"));
+    CompletableFuture<byte[]> kept = batcher.submit(op("c"));
+    abandoned.cancel(false);
+    sender.answer(0);
+    assertThat(sender.batches()).containsExactly(List.of("a"), List.of("c"));
+    sender.answer(1);
+    assertThat(text(kept)).isEqualTo("C");
+  }
+
+  @Test
+  void aSenderThatThrowsFailsTheBatchInsteadOfTheCaller() {
+    OperationBatcher batcher = new OperationBatcher(1, 100, ops -> {
+      throw new IllegalStateException("client closed");
+    }, Runnable::run);
+    CompletableFuture<byte[]> a = batcher.submit(op("a"));
+    assertThatThrownBy(a::join).hasMessageContaining("client closed");
+    assertThat(batcher.queued()).isZero();
+  }
+}
