@@ -7,8 +7,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -20,13 +20,17 @@ import java.util.function.Supplier;
  * pending call at once.
  */
 public final class BoundedCalls {
-  private final ScheduledExecutorService timer;
+  private final ScheduledThreadPoolExecutor timer;
   private final ExecutorService replies;
   private final Set<CompletableFuture<?>> pending = ConcurrentHashMap.newKeySet();
   private volatile Supplier<RuntimeException> closedError;
 
   public BoundedCalls(String selfId) {
-    this.timer = Executors.newSingleThreadScheduledExecutor(daemon("nacre-raft-deadline-" + selfId));
+    ScheduledThreadPoolExecutor deadlines = new ScheduledThreadPoolExecutor(1, daemon("nacre-raft-deadline-" + selfId));
+    // A call answered in time cancels its deadline; without this the cancelled task would stay
+    // queued for the whole timeout, thousands of them under load.
+    deadlines.setRemoveOnCancelPolicy(true);
+    this.timer = deadlines;
     this.replies = Executors.newSingleThreadExecutor(daemon("nacre-raft-reply-" + selfId));
   }
 
@@ -80,6 +84,11 @@ public final class BoundedCalls {
     } catch (RejectedExecutionException e) {
       return false;
     }
+  }
+
+  /** Deadlines still waiting on the timer, for tests. */
+  int pendingDeadlines() {
+    return timer.getQueue().size();
   }
 
   public boolean isClosed() {
