@@ -43,6 +43,11 @@ public final class RatisProperties {
     RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(config.snapshotThreshold(), 1024));
     RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(config.logSegmentSizeBytes()));
     RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, true);
+    // By default the leader appends a metadata entry (its commit index) after every commit: a
+    // second entry, flushed and replicated, per write round, which halved CP write throughput.
+    // Nothing here needs it: the state machine keeps its own applied index in RocksDB, loads it
+    // at start, and a member learns the commit index from the leader as Raft intends.
+    RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
     return p;
   }
 
