@@ -31,6 +31,9 @@ final class InstanceSelection {
 
   static ServiceView select(
       ServiceSnapshot service, Set<String> clusters, boolean healthyOnly, long nowMillis) {
+    if (service.clusterNames().isEmpty()) {
+      return compute(service, clusters, healthyOnly).at(nowMillis); // no instances: nothing to keep
+    }
     Filter filter = new Filter(Set.copyOf(clusters), healthyOnly);
     return service.memo(filter, s -> compute(s, filter.clusters(), healthyOnly)).at(nowMillis);
   }

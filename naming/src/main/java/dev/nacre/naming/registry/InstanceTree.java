@@ -48,10 +48,6 @@ final class InstanceTree {
     return null;
   }
 
-  boolean containsKey(InstanceKey key) {
-    return get(key) != null;
-  }
-
   /** This tree with {@code instance} added, or replacing the one with its ip and port. */
   InstanceTree with(Instance instance) {
     return new InstanceTree(insert(root, instance, priority(instance.key())));
