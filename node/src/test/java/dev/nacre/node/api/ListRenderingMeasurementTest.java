@@ -112,7 +112,7 @@ class ListRenderingMeasurementTest {
   private static ServiceKey register(NamingOperations naming, String name, int count) {
     ServiceKey service = new ServiceKey("public", "DEFAULT_GROUP", name);
     for (int i = 0; i < count; i++) {
-      naming.registerInstance(new Instance(new InstanceKey(service, "DEFAULT", "10.1." + (i / 250) + "." + (i % 250), 8080),
+      registerRetrying(naming, new Instance(new InstanceKey(service, "DEFAULT", "10.1." + (i / 250) + "." + (i % 250), 8080),
           1.0, true, true, false, Map.of("version", "1.2." + i, "zone", "z" + (i % 3))));
     }
     assertThat(naming.listInstances(service, Set.of(), false, false).hosts()).hasSize(count);
@@ -127,5 +127,11 @@ class ListRenderingMeasurementTest {
     // Persistent instances (ephemeral ones would expire without beats), never probed.
     p.setProperty("nacre.naming.probe.period-ms", String.valueOf(3_600_000));
     return Node.start(NodeConfig.from(p));
+  }
+
+  // A loaded machine can delay the standalone Raft group's first commits past the CP timeout.
+  private static void registerRetrying(NamingOperations naming, Instance instance) {
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).ignoreExceptions()
+        .untilAsserted(() -> naming.registerInstance(instance));
   }
 }

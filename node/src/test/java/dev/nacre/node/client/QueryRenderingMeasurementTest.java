@@ -48,7 +48,7 @@ class QueryRenderingMeasurementTest {
       for (int count : new int[] {10, 100}) {
         ServiceKey service = new ServiceKey("public", "DEFAULT_GROUP", "svc" + count);
         for (int i = 0; i < count; i++) {
-          naming.registerInstance(new Instance(new InstanceKey(service, "DEFAULT", "10.2." + (i / 250) + "." + (i % 250), 80),
+          registerRetrying(naming, new Instance(new InstanceKey(service, "DEFAULT", "10.2." + (i / 250) + "." + (i % 250), 80),
               1.0, true, true, false, Map.of("version", "1.2." + i, "zone", "z" + (i % 3))));
         }
         List<Double> runs = new ArrayList<>();
@@ -71,5 +71,11 @@ class QueryRenderingMeasurementTest {
             count, runs.get(2), runs);
       }
     }
+  }
+
+  // A loaded machine can delay the standalone Raft group's first commits past the CP timeout.
+  private static void registerRetrying(NamingOperations naming, Instance instance) {
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).ignoreExceptions()
+        .untilAsserted(() -> naming.registerInstance(instance));
   }
 }
