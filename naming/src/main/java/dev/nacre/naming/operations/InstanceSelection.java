@@ -18,12 +18,28 @@ import java.util.TreeSet;
  * (negative thresholds count as 0, so an all-unhealthy service trips even threshold 0), every one
  * of them is returned and marked healthy, so that clients filtering on health keep a list;
  * otherwise the unhealthy ones are dropped when only healthy ones were asked for.
+ *
+ * <p>The answer is a pure function of the snapshot and the filter, except for its time: it is
+ * computed once per snapshot and filter (kept in the snapshot's memo, with the checksum and the
+ * encodings renderers add) and stamped with the time per request.
  */
 final class InstanceSelection {
+  /** What a selection depends on besides the snapshot. */
+  private record Filter(Set<String> clusters, boolean healthyOnly) {}
+
   private InstanceSelection() {}
 
   static ServiceView select(
       ServiceSnapshot service, Set<String> clusters, boolean healthyOnly, long nowMillis) {
+    if (service.clusterNames().isEmpty()) {
+      return compute(service, clusters, healthyOnly).at(nowMillis); // no instances: nothing to keep
+    }
+    Filter filter = new Filter(Set.copyOf(clusters), healthyOnly);
+    return service.memo(filter, s -> compute(s, filter.clusters(), healthyOnly)).at(nowMillis);
+  }
+
+  /** The selection as it is computed without the memo (the reference for the cached one). */
+  static ServiceView compute(ServiceSnapshot service, Set<String> clusters, boolean healthyOnly) {
     List<Instance> considered = service.instances(clusters).stream().filter(Instance::enabled).toList();
     long healthy = considered.stream().filter(Instance::healthy).count();
     float threshold = Math.max(0f, service.info().protectThreshold());
@@ -37,7 +53,7 @@ final class InstanceSelection {
       hosts = considered;
     }
     return new ServiceView(
-        service.key(), String.join(",", new TreeSet<>(clusters)), hosts, protect, nowMillis, checksum(hosts));
+        service.key(), String.join(",", new TreeSet<>(clusters)), hosts, protect, 0L, checksum(hosts));
   }
 
   /** Stable across nodes and restarts: a digest of the canonical text of the hosts. */

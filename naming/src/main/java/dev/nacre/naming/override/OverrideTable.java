@@ -2,7 +2,10 @@ package dev.nacre.naming.override;
 
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -54,6 +57,25 @@ public final class OverrideTable {
   public void remove(InstanceKey key) {
     if (overrides.remove(key) != null) {
       notifyChange(key);
+    }
+  }
+
+  /**
+   * Makes {@code next} the whole table: listeners hear only of keys whose override was added,
+   * changed or removed, and an override present before and after stays in force throughout.
+   */
+  public void replaceAll(Collection<InstanceOverride> next) {
+    Map<InstanceKey, InstanceOverride> wanted = new HashMap<>();
+    next.forEach(o -> wanted.put(o.key(), o));
+    wanted.forEach((key, o) -> {
+      if (!o.equals(overrides.put(key, o))) {
+        notifyChange(key);
+      }
+    });
+    for (InstanceKey key : List.copyOf(overrides.keySet())) {
+      if (!wanted.containsKey(key)) {
+        remove(key);
+      }
     }
   }
 

@@ -10,6 +10,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import dev.nacre.consensus.raft.OperationRejectedException;
 import dev.nacre.consensus.raft.Outcome;
 import dev.nacre.consensus.raft.ReplicatedStateMachine;
+import dev.nacre.naming.registry.PersistentState;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.proto.naming.ClusterRecord;
 import dev.nacre.proto.naming.InstanceOverrideRecord;
@@ -140,7 +141,6 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
   @Override
   public void installSnapshot(Path snapshotDir) {
     store.replaceWith(snapshotDir.resolve(SNAPSHOT_DB));
-    index.clearPersistentState();
     load();
   }
 
@@ -149,25 +149,26 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
     lastAppliedTerm = store.appliedTerm();
     currentTerm = Math.max(currentTerm, lastAppliedTerm);
     int[] counts = new int[5];
+    PersistentState next = new PersistentState();
     try {
       store.forEach(NAMESPACES, (k, v) -> {
-        index.putNamespace(Records.fromRecord(parse(NamespaceRecord.parser(), v)));
+        next.putNamespace(Records.fromRecord(parse(NamespaceRecord.parser(), v)));
         counts[0]++;
       });
       store.forEach(SERVICES, (k, v) -> {
-        index.putServiceInfo(Records.fromRecord(parse(ServiceRecord.parser(), v)));
+        next.putServiceInfo(Records.fromRecord(parse(ServiceRecord.parser(), v)));
         counts[1]++;
       });
       store.forEach(CLUSTERS, (k, v) -> {
-        index.putCluster(Records.fromRecord(parse(ClusterRecord.parser(), v)));
+        next.putCluster(Records.fromRecord(parse(ClusterRecord.parser(), v)));
         counts[2]++;
       });
       store.forEach(INSTANCES, (k, v) -> {
-        index.putPersistent(Records.fromRecord(parse(InstanceRecord.parser(), v)));
+        next.putPersistent(Records.fromRecord(parse(InstanceRecord.parser(), v)));
         counts[3]++;
       });
       store.forEach(OVERRIDES, (k, v) -> {
-        index.overrides().put(Records.fromRecord(parse(InstanceOverrideRecord.parser(), v)));
+        next.putOverride(Records.fromRecord(parse(InstanceOverrideRecord.parser(), v)));
         counts[4]++;
       });
     } catch (IllegalStateException e) {
@@ -176,6 +177,8 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
               + " remove it so the node installs one from the leader",
           e);
     }
+    // Swapped in at once: readers never see the persistent part missing while it reloads.
+    index.replacePersistentState(next);
     log.info(
         "Loaded naming state from {} at applied index {}: {} namespaces, {} services, {} clusters,"
             + " {} persistent instances, {} instance overrides",

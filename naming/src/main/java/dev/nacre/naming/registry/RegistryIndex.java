@@ -10,9 +10,12 @@ import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.override.OverrideTable;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
@@ -184,17 +187,33 @@ public final class RegistryIndex {
 
   /**
    * Drops every persistent record (instances, service and cluster settings, namespaces,
-   * operators' overrides) and keeps
-   * ephemeral instances: the state machine then reloads the persistent part from a snapshot.
+   * operators' overrides) and keeps ephemeral instances.
    */
   public void clearPersistentState() {
-    namespaces.clear();
-    overrides.clear();
-    for (ConcurrentHashMap<ServiceKey, ServiceSnapshot> services : byNamespace.values()) {
-      for (ServiceKey key : services.keySet()) {
-        update(key, ServiceSnapshot::withoutPersistentState);
-      }
+    replacePersistentState(new PersistentState());
+  }
+
+  /**
+   * Replaces the whole persistent part (e.g. with an installed snapshot's) and keeps ephemeral
+   * instances. Each service moves from its old to its new persistent part in one step, so a reader
+   * or listener never sees an instance or override that both states hold go missing in between;
+   * listeners hear only of services whose settings or instances differ.
+   */
+  public void replacePersistentState(PersistentState next) {
+    Map<String, Namespace> wantedNamespaces = new HashMap<>();
+    next.namespaces.forEach(n -> wantedNamespaces.put(n.id(), n));
+    namespaces.putAll(wantedNamespaces);
+    namespaces.keySet().retainAll(wantedNamespaces.keySet());
+
+    Set<ServiceKey> keys = new HashSet<>(next.services.keySet());
+    byNamespace.values().forEach(services -> keys.addAll(services.keySet()));
+    PersistentState.ServicePart none = new PersistentState.ServicePart();
+    for (ServiceKey key : keys) {
+      PersistentState.ServicePart part = next.services.getOrDefault(key, none);
+      update(key, s -> s.withPersistentState(part.info, part.clusters));
     }
+    // Last: a changed override re-lays itself over ephemeral instances through its listener.
+    overrides.replaceAll(next.overrides);
   }
 
   private void update(ServiceKey key, UnaryOperator<ServiceSnapshot> change) {

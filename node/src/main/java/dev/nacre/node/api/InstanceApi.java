@@ -7,7 +7,6 @@ import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.Router;
 import java.net.InetSocketAddress;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -57,9 +56,12 @@ public final class InstanceApi {
         service, clusters, r.boolParam("healthyOnly").orElse(false), reader.linearizable(r));
     String clustersAsAsked = r.param("clusters", "");
     receiver.ifPresent(to -> udp.listed(service, clusters, clustersAsAsked, to));
-    Map<String, Object> body = Views.serviceList(view);
+    return listAnswer(json, view, clustersAsAsked);
+  }
+
+  /** The body of {@code /instance/list}. */
+  static ApiResponse listAnswer(Json json, ServiceView view, String clustersAsAsked) {
     // Nacos echoes the parameter: 1.x clients file the list under the clusters string they sent.
-    body.put("clusters", clustersAsAsked);
-    return json.response(body);
+    return json.serviceList(view, clustersAsAsked);
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nacre.naming.model.ServiceView;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.HttpError;
 import java.util.LinkedHashMap;
@@ -13,6 +14,12 @@ import java.util.Map;
 public final class Json {
   private static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() {};
   private final ObjectMapper mapper = new ObjectMapper();
+  private final ServiceListJson serviceList = new ServiceListJson(mapper);
+
+  /** The {@code /instance/list} answer, the clusters parameter echoed as the client sent it. */
+  public ApiResponse serviceList(ServiceView view, String clustersAsAsked) {
+    return ApiResponse.json(serviceList.render(view, clustersAsAsked));
+  }
 
   public ApiResponse response(Object value) {
     try {

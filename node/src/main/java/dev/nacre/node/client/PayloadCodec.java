@@ -69,6 +69,15 @@ final class PayloadCodec {
     return mapper.valueToTree(value);
   }
 
+  /** A tree as JSON text, as {@link #encode} would write it. */
+  String text(JsonNode value) {
+    try {
+      return mapper.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
+
   Payload encode(String type, JsonNode body) {
     byte[] json;
     try {

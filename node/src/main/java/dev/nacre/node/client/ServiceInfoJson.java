@@ -1,7 +1,9 @@
 package dev.nacre.node.client;
 
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.ServiceView;
 
@@ -14,6 +16,7 @@ import dev.nacre.naming.model.ServiceView;
 final class ServiceInfoJson {
   /** How long a client may cache a list without pushes, as Nacos says. */
   static final long CACHE_MILLIS = 10_000;
+  private static final String HOSTS = "grpc.service-info.hosts";
 
   private ServiceInfoJson() {}
 
@@ -23,16 +26,24 @@ final class ServiceInfoJson {
     info.put("groupName", view.service().group());
     info.put("clusters", clusters);
     info.put("cacheMillis", CACHE_MILLIS);
-    ArrayNode hosts = info.putArray("hosts");
-    for (Instance i : view.hosts()) {
-      hosts.add(instance(codec, i));
-    }
+    // Written once per snapshot and filter, then spliced into every answer and push as it is.
+    info.putRawValue("hosts", view.renderings().get(HOSTS, () -> new RawValue(
+        new SerializedString(codec.text(hosts(codec, view))))));
     info.put("lastRefTime", view.lastRefTime());
     info.put("checksum", view.checksum());
     info.put("allIPs", false);
     info.put("reachProtectionThreshold", view.reachProtectionThreshold());
     info.put("valid", true);
     return info;
+  }
+
+  /** The hosts array as a tree (what the cached raw JSON is written from). */
+  static ArrayNode hosts(PayloadCodec codec, ServiceView view) {
+    ArrayNode hosts = codec.object().arrayNode(view.hosts().size());
+    for (Instance i : view.hosts()) {
+      hosts.add(instance(codec, i));
+    }
+    return hosts;
   }
 
   static ObjectNode instance(PayloadCodec codec, Instance i) {
