@@ -15,6 +15,7 @@ import dev.nacre.naming.push.PushService;
 import dev.nacre.naming.push.Subscriptions;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.node.api.MemberView;
+import dev.nacre.node.api.Readiness;
 import dev.nacre.node.api.WriteRouting;
 import dev.nacre.node.client.ClientConnections;
 import dev.nacre.node.client.ClientGrpcServer;
@@ -55,6 +56,7 @@ public final class Node implements AutoCloseable {
   private ClientGrpcServer clientGrpc;
   private PushService push;
   private UdpSubscriptions udp;
+  private Readiness readiness;
 
   private Node(NodeConfig config, NodeHooks hooks) {
     this.config = config;
@@ -83,6 +85,7 @@ public final class Node implements AutoCloseable {
 
   private void startParts() throws InterruptedException, java.io.IOException {
     log.info("[{}] starting with {}", config.address(), config);
+    readiness = new Readiness(config.clustered());
     Clock clock = Clock.systemUTC();
     RegistryIndex index = new RegistryIndex();
     NamingStateMachine stateMachine = NamingStateMachine.open(config.dataDir().resolve("naming"), index);
@@ -107,9 +110,18 @@ public final class Node implements AutoCloseable {
     udp = UdpSubscriptions.start(config.address(), new InetSocketAddress(config.bind(), 0),
         push, config.push().udpLease(), clock, scheduler);
     resources.push(udp);
-    Router router = new Routes(naming, this::members, routing, config, udp).router();
+    Router router = new Routes(naming, this::members, routing, config, udp, readiness).router();
+    // HTTP first: its probes tell how the start goes; every other request gets 503 until ready.
+    http = HttpServer.start(
+        config.address(),
+        new InetSocketAddress(config.bind(), config.port()),
+        router,
+        config.httpMaxBodyBytes(),
+        config.httpWorkerThreads(),
+        hooks.clientGateOrOpen());
+    resources.push(http);
     if (cluster != null) {
-      cluster.start(router, raft::status, scheduler);
+      cluster.start(router, raft::status, scheduler, readiness);
     }
     resources.push(new HeartbeatChecker(ephemeral, config.naming(), clock).start(scheduler));
     resources.push(new OverrideCleaner(index, raft, config.naming().overrideRetention(), clock)
@@ -121,22 +133,15 @@ public final class Node implements AutoCloseable {
     resources.push(prober.start(scheduler));
 
     awaitLeaderIfAlone();
-    http = HttpServer.start(
-        config.address(),
-        new InetSocketAddress(config.bind(), config.port()),
-        router,
-        config.httpMaxBodyBytes(),
-        config.httpWorkerThreads(),
-        hooks.clientGateOrOpen());
-    resources.push(http);
     // Last to start, first to stop: clients are told to move before anything else goes away.
     clientGrpc = ClientGrpcServer.start(config.address(),
         new InetSocketAddress(config.bind(), config.clientGrpcPort()), config.client(), naming,
         java.util.Optional.of(push), config.push().ackTimeout(), clock, scheduler,
         new ClientGateInterceptor(config.address(), hooks.clientGateOrOpen()));
     resources.push(clientGrpc);
-    log.info("[{}] ready: HTTP on {}, Nacos clients on {}, Raft on {}", config.address(), http.address(),
-        clientGrpc.port(), config.raftPort());
+    readiness.serving();
+    log.info("[{}] ready (distro {}): HTTP on {}, Nacos clients on {}, Raft on {}", config.address(),
+        readiness.distro(), http.address(), clientGrpc.port(), config.raftPort());
   }
 
   /** Pushes every change of the index to the subscribers of this node's clients. */
@@ -238,6 +243,11 @@ public final class Node implements AutoCloseable {
   /** The Nacos 1.x UDP subscriptions (tests look at their socket and counters). */
   UdpSubscriptions udp() {
     return udp;
+  }
+
+  /** Whether this node answers clients yet, and the state of its ephemeral registry. */
+  public Readiness readiness() {
+    return readiness;
   }
 
   public RaftStatus raftStatus() {

@@ -14,12 +14,16 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Pings every other member each period and feeds the outcomes to the {@link MemberTable}. */
 public final class Pinger implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Pinger.class);
+
+  /** Shortest time between two rounds of the start-up search for a peer. */
+  private static final Duration ROUND_SPACING = Duration.ofMillis(100);
 
   private final MemberTable table;
   private final PeerChannels channels;
@@ -55,10 +59,44 @@ public final class Pinger implements AutoCloseable {
     }
   }
 
+  /**
+   * Pings every other member, all at once, round after round until one answers or {@code bound}
+   * has passed. Returns true when some member is UP.
+   */
+  public boolean awaitAnyPeer(Duration bound) {
+    long deadline = System.nanoTime() + bound.toNanos();
+    while (true) {
+      long roundStart = System.nanoTime();
+      pingAllAndWait(timeout.plusMillis(100));
+      if (anyPeerUp()) {
+        return true;
+      }
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return false;
+      }
+      // Refused connections fail at once: space rounds so a peer that is starting is not flooded.
+      long pause = Math.min(left, ROUND_SPACING.toNanos() - (System.nanoTime() - roundStart));
+      if (pause > 0) {
+        LockSupport.parkNanos(pause);
+      }
+      if (Thread.currentThread().isInterrupted()) {
+        return anyPeerUp();
+      }
+    }
+  }
+
+  private boolean anyPeerUp() {
+    return table.others().stream().anyMatch(m -> table.state(m) == MemberState.UP);
+  }
+
   /** One round of pings; outcomes arrive asynchronously. */
   public List<ListenableFuture<?>> pingAll() {
     List<ListenableFuture<?>> calls = new ArrayList<>();
     for (String member : table.others()) {
+      if (table.state(member) == MemberState.DOWN) {
+        channels.reconnectNow(member); // a restarted member is seen within a period, not minutes
+      }
       try {
         var call = channels.stub(member).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
             .ping(PingRequest.newBuilder().setFrom(table.self()).build());
