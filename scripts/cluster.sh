@@ -51,12 +51,14 @@ start_node() {
   echo "node $i: pid $! on 127.0.0.1:$port (log $dir/node-$i/node.out)"
 }
 
+# Ready = Nacos' readiness probe answers 200: the node loaded the ephemeral registry from a peer
+# (or found none) and its client ports are open. Polled often: a restart takes a second or two.
 await_ready() {
   local i=$1 port deadline; port=$(port_of "$i"); deadline=$((SECONDS + 90))
-  until curl -sf -o /dev/null "http://127.0.0.1:$port/nacre/v1/status"; do
+  until curl -sf -m 2 -o /dev/null "http://127.0.0.1:$port/nacos/v1/console/health/readiness"; do
     if ! alive "$i"; then echo "node $i exited; last lines of its log:" >&2; tail -n 20 "$dir/node-$i/node.out" >&2; exit 1; fi
     if [ $SECONDS -ge $deadline ]; then echo "node $i not ready after 90 s; see $dir/node-$i/node.out" >&2; exit 1; fi
-    sleep 0.2
+    sleep 0.05
   done
 }
 
@@ -64,9 +66,9 @@ await_leader() {
   local deadline=$((SECONDS + 30)) i
   while [ $SECONDS -lt $deadline ]; do
     for i in $(seq 1 "$NODES"); do
-      if curl -sf "http://127.0.0.1:$(port_of "$i")/nacre/v1/status" 2>/dev/null | grep -q " LEADER "; then return 0; fi
+      if curl -sf -m 2 "http://127.0.0.1:$(port_of "$i")/nacre/v1/status" 2>/dev/null | grep -q " LEADER "; then return 0; fi
     done
-    sleep 0.2
+    sleep 0.05
   done
   echo "no Raft leader after 30 s: CP writes will fail until one is elected" >&2
 }
