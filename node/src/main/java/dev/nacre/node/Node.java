@@ -32,6 +32,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -49,7 +50,7 @@ public final class Node implements AutoCloseable {
   private final NodeConfig config;
   private final NodeHooks hooks;
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
-  private RatisReplicatedLog raft;
+  private StartingReplicatedLog raft;
   private NamingOperations naming;
   private ClusterServices cluster;
   private HttpServer http;
@@ -90,7 +91,18 @@ public final class Node implements AutoCloseable {
     RegistryIndex index = new RegistryIndex();
     NamingStateMachine stateMachine = NamingStateMachine.open(config.dataDir().resolve("naming"), index);
     resources.push(stateMachine);
-    raft = RatisReplicatedLog.start(raftConfig(), stateMachine);
+    // The Raft member starts on its own thread while the rest is built (see StartingReplicatedLog).
+    CompletableFuture<RatisReplicatedLog> raftStart = new CompletableFuture<>();
+    Thread raftStarter = new Thread(() -> {
+      try {
+        raftStart.complete(RatisReplicatedLog.start(raftConfig(), stateMachine));
+      } catch (Throwable e) {
+        raftStart.completeExceptionally(e);
+      }
+    }, "raft-start-" + config.address());
+    raftStarter.setDaemon(true);
+    raftStarter.start();
+    raft = new StartingReplicatedLog(peerId(config.address()), raftStart);
     resources.push(raft);
 
     EphemeralStore ephemeral = new EphemeralStore(config.address(), clock, index);
@@ -132,7 +144,9 @@ public final class Node implements AutoCloseable {
     resources.push(prober);
     resources.push(prober.start(scheduler));
 
-    awaitLeaderIfAlone();
+    RatisReplicatedLog running = raft.awaitStarted();
+    log.info("[{}] Raft member running", config.address());
+    awaitLeaderIfAlone(running);
     // Last to start, first to stop: clients are told to move before anything else goes away.
     clientGrpc = ClientGrpcServer.start(config.address(),
         new InetSocketAddress(config.bind(), config.clientGrpcPort()), config.client(), naming,
@@ -158,9 +172,9 @@ public final class Node implements AutoCloseable {
    * cluster member does not wait: its peers may start later, and until a quorum forms it serves
    * reads and AP writes while CP writes fail with 503.
    */
-  private void awaitLeaderIfAlone() {
+  private void awaitLeaderIfAlone(RatisReplicatedLog running) {
     if (config.members().size() == 1) {
-      raft.awaitLeader(config.electionTimeoutMax().multipliedBy(10));
+      running.awaitLeader(config.electionTimeoutMax().multipliedBy(10));
     }
   }
 
