@@ -24,6 +24,8 @@ public final class Pinger implements AutoCloseable {
 
   /** Shortest time between two rounds of the start-up search for a peer. */
   private static final Duration ROUND_SPACING = Duration.ofMillis(100);
+  /** Deadline of each ping while a starting member looks for a peer. */
+  private static final Duration STARTUP_PING_TIMEOUT = Duration.ofSeconds(2);
 
   private final MemberTable table;
   private final PeerChannels channels;
@@ -48,7 +50,10 @@ public final class Pinger implements AutoCloseable {
 
   /** One round whose outcomes are all recorded before this returns (at most {@code bound}). */
   public void pingAllAndWait(Duration bound) {
-    List<ListenableFuture<?>> calls = pingAll();
+    awaitRound(pingAll(), bound);
+  }
+
+  private void awaitRound(List<ListenableFuture<?>> calls, Duration bound) {
     try {
       Futures.whenAllComplete(calls).call(() -> null, MoreExecutors.directExecutor())
           .get(bound.toMillis(), TimeUnit.MILLISECONDS);
@@ -65,9 +70,12 @@ public final class Pinger implements AutoCloseable {
    */
   public boolean awaitAnyPeer(Duration bound) {
     long deadline = System.nanoTime() + bound.toNanos();
+    // A generous deadline: a peer that is up but slow to answer a cold channel (class loading,
+    // a busy machine) must not make this member start alone, as in issue 10.
+    Duration perPing = timeout.compareTo(STARTUP_PING_TIMEOUT) > 0 ? timeout : STARTUP_PING_TIMEOUT;
     while (true) {
       long roundStart = System.nanoTime();
-      pingAllAndWait(timeout.plusMillis(100));
+      awaitRound(pingAll(perPing), perPing.plusMillis(100));
       if (anyPeerUp()) {
         return true;
       }
@@ -92,6 +100,10 @@ public final class Pinger implements AutoCloseable {
 
   /** One round of pings; outcomes arrive asynchronously. */
   public List<ListenableFuture<?>> pingAll() {
+    return pingAll(timeout);
+  }
+
+  private List<ListenableFuture<?>> pingAll(Duration timeout) {
     List<ListenableFuture<?>> calls = new ArrayList<>();
     for (String member : table.others()) {
       if (table.state(member) == MemberState.DOWN) {
