@@ -8,6 +8,8 @@ import dev.nacre.consensus.distro.DistroRecord;
 import dev.nacre.naming.distro.DistroKeys;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.ServiceKey;
+import dev.nacre.node.config.NodeConfig;
+import dev.nacre.node.testkit.Http;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -103,6 +105,60 @@ class EphemeralClusterTest {
       c.startNode(2);
       // Node.start returns once ready: the snapshot must be there without waiting.
       assertThat(c.hosts(2, "load")).hasSize(20);
+      assertThat(c.http(2).get("/nacre/v1/status", Map.of()).body()).contains(" distro=LOADED");
+      assertThat(c.http(2).get("/nacos/v1/console/health/readiness", Map.of()))
+          .isEqualTo(new Http.Response(200, "OK"));
+      assertThat(c.http(2).get("/nacos/v1/console/health/liveness", Map.of()))
+          .isEqualTo(new Http.Response(200, "OK"));
+    }
+  }
+
+  /**
+   * Issue 10: a starting node whose peers do not answer yet says it is loading and answers no
+   * read until a peer answered and its snapshot is loaded.
+   */
+  @Test
+  void aStartingNodeAnswersNoReadWhileLoading() throws Exception {
+    try (LocalCluster c = LocalCluster.start(dir, 3, Map.of(NodeConfig.PEER_WAIT_AT_START, "60000"))) {
+      assertThat(c.http(0).post(NS + "/instance", inst("loading", "127.0.5.1", 80)).status()).isEqualTo(200);
+      await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(c.hosts(1, "loading")).hasSize(1));
+      // Not the owner: a restarted owner's earlier instances die with its earlier run (by design).
+      String owner = c.node(0).cluster().orElseThrow().responsibleMember(new ServiceKey("public", "DEFAULT_GROUP", "loading"));
+      int v = c.address(2).equals(owner) ? 1 : 2;
+      c.stopNode(v);
+      c.isolate(v);
+      Thread starter = new Thread(() -> c.startNode(v), "start-node-" + v);
+      starter.start();
+      try {
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().pollInterval(Duration.ofMillis(50)).untilAsserted(() ->
+            assertThat(c.http(v).get("/nacos/v1/console/health/readiness", Map.of()).status()).isEqualTo(500));
+        assertThat(c.http(v).get("/nacos/v1/console/health/readiness", Map.of()).body()).contains("loading");
+        assertThat(c.http(v).get("/nacre/v1/status", Map.of()).body()).contains(" distro=LOADING");
+        assertThat(c.http(v).get(NS + "/instance/list", Map.of("serviceName", "loading")).status()).isEqualTo(503);
+      } finally {
+        c.healAll();
+        starter.join(60_000);
+      }
+      assertThat(starter.isAlive()).isFalse();
+      assertThat(c.hosts(v, "loading")).containsExactly("127.0.5.1:80");
+      assertThat(c.http(v).get("/nacre/v1/status", Map.of()).body()).contains(" distro=LOADED");
+    }
+  }
+
+  /** A node none of whose peers answers within the bound starts empty, alone, and says so. */
+  @Test
+  void aNodeThatFindsNoPeerStartsAlone() {
+    try (LocalCluster c = LocalCluster.start(dir, 3, Map.of())) {
+      c.stopNode(1);
+      c.stopNode(2);
+      c.stopNode(0);
+      c.startNode(0);
+      assertThat(c.http(0).get("/nacre/v1/status", Map.of()).body()).contains(" distro=ALONE");
+      assertThat(c.http(0).get("/nacos/v1/console/health/readiness", Map.of()).status()).isEqualTo(200);
+      assertThat(c.http(0).post(NS + "/instance", inst("alone-first", "127.0.6.1", 80)).status()).isEqualTo(200);
+      c.startNode(1);
+      assertThat(c.http(1).get("/nacre/v1/status", Map.of()).body()).contains(" distro=LOADED");
+      assertThat(c.hosts(1, "alone-first")).containsExactly("127.0.6.1:80");
     }
   }
 

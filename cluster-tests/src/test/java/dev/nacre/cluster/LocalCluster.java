@@ -65,6 +65,8 @@ final class LocalCluster implements AutoCloseable {
     s.put(NodeConfig.DISTRO_VERIFY, "1000");
     s.put(NodeConfig.DISTRO_GRACE, "3000");
     s.put(NodeConfig.PROBE_PERIOD, "3600000");
+    // A node restarted while all others are stopped (full restarts, one by one) waits this long.
+    s.put(NodeConfig.PEER_WAIT_AT_START, "2000");
     s.putAll(overrides);
     this.settings = s;
     for (int i = 0; i < size; i++) {
@@ -83,13 +85,15 @@ final class LocalCluster implements AutoCloseable {
     return address.replaceAll("[^A-Za-z0-9_-]", "_");
   }
 
-  /** Starts every node, one after another (each loads the ephemeral snapshot from those up). */
+  /** Starts every node at the same time, as a cluster's processes are launched together. */
   static LocalCluster start(Path root, int size, Map<String, String> overrides) {
     LocalCluster c = new LocalCluster(root, size, overrides);
     try {
+      List<Integer> all = new ArrayList<>();
       for (int i = 0; i < size; i++) {
-        c.startNode(i);
+        all.add(i);
       }
+      NodeStarter.startTogether(c, all, c::describe);
       c.awaitSettled();
     } catch (RuntimeException e) {
       c.close();

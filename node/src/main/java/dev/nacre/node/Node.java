@@ -15,6 +15,7 @@ import dev.nacre.naming.push.PushService;
 import dev.nacre.naming.push.Subscriptions;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.node.api.MemberView;
+import dev.nacre.node.api.Readiness;
 import dev.nacre.node.api.WriteRouting;
 import dev.nacre.node.client.ClientConnections;
 import dev.nacre.node.client.ClientGrpcServer;
@@ -31,6 +32,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -48,13 +50,14 @@ public final class Node implements AutoCloseable {
   private final NodeConfig config;
   private final NodeHooks hooks;
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
-  private RatisReplicatedLog raft;
+  private StartingReplicatedLog raft;
   private NamingOperations naming;
   private ClusterServices cluster;
   private HttpServer http;
   private ClientGrpcServer clientGrpc;
   private PushService push;
   private UdpSubscriptions udp;
+  private Readiness readiness;
 
   private Node(NodeConfig config, NodeHooks hooks) {
     this.config = config;
@@ -83,11 +86,23 @@ public final class Node implements AutoCloseable {
 
   private void startParts() throws InterruptedException, java.io.IOException {
     log.info("[{}] starting with {}", config.address(), config);
+    readiness = new Readiness(config.clustered());
     Clock clock = Clock.systemUTC();
     RegistryIndex index = new RegistryIndex();
     NamingStateMachine stateMachine = NamingStateMachine.open(config.dataDir().resolve("naming"), index);
     resources.push(stateMachine);
-    raft = RatisReplicatedLog.start(raftConfig(), stateMachine);
+    // The Raft member starts on its own thread while the rest is built (see StartingReplicatedLog).
+    CompletableFuture<RatisReplicatedLog> raftStart = new CompletableFuture<>();
+    Thread raftStarter = new Thread(() -> {
+      try {
+        raftStart.complete(RatisReplicatedLog.start(raftConfig(), stateMachine));
+      } catch (Throwable e) {
+        raftStart.completeExceptionally(e);
+      }
+    }, "raft-start-" + config.address());
+    raftStarter.setDaemon(true);
+    raftStarter.start();
+    raft = new StartingReplicatedLog(peerId(config.address()), raftStart);
     resources.push(raft);
 
     EphemeralStore ephemeral = new EphemeralStore(config.address(), clock, index);
@@ -107,9 +122,18 @@ public final class Node implements AutoCloseable {
     udp = UdpSubscriptions.start(config.address(), new InetSocketAddress(config.bind(), 0),
         push, config.push().udpLease(), clock, scheduler);
     resources.push(udp);
-    Router router = new Routes(naming, this::members, routing, config, udp).router();
+    Router router = new Routes(naming, this::members, routing, config, udp, readiness).router();
+    // HTTP first: its probes tell how the start goes; every other request gets 503 until ready.
+    http = HttpServer.start(
+        config.address(),
+        new InetSocketAddress(config.bind(), config.port()),
+        router,
+        config.httpMaxBodyBytes(),
+        config.httpWorkerThreads(),
+        hooks.clientGateOrOpen());
+    resources.push(http);
     if (cluster != null) {
-      cluster.start(router, raft::status, scheduler);
+      cluster.start(router, raft::status, scheduler, readiness);
     }
     resources.push(new HeartbeatChecker(ephemeral, config.naming(), clock).start(scheduler));
     resources.push(new OverrideCleaner(index, raft, config.naming().overrideRetention(), clock)
@@ -120,23 +144,18 @@ public final class Node implements AutoCloseable {
     resources.push(prober);
     resources.push(prober.start(scheduler));
 
-    awaitLeaderIfAlone();
-    http = HttpServer.start(
-        config.address(),
-        new InetSocketAddress(config.bind(), config.port()),
-        router,
-        config.httpMaxBodyBytes(),
-        config.httpWorkerThreads(),
-        hooks.clientGateOrOpen());
-    resources.push(http);
+    RatisReplicatedLog running = raft.awaitStarted();
+    log.info("[{}] Raft member running", config.address());
+    awaitLeaderIfAlone(running);
     // Last to start, first to stop: clients are told to move before anything else goes away.
     clientGrpc = ClientGrpcServer.start(config.address(),
         new InetSocketAddress(config.bind(), config.clientGrpcPort()), config.client(), naming,
         java.util.Optional.of(push), config.push().ackTimeout(), clock, scheduler,
         new ClientGateInterceptor(config.address(), hooks.clientGateOrOpen()));
     resources.push(clientGrpc);
-    log.info("[{}] ready: HTTP on {}, Nacos clients on {}, Raft on {}", config.address(), http.address(),
-        clientGrpc.port(), config.raftPort());
+    readiness.serving();
+    log.info("[{}] ready (distro {}): HTTP on {}, Nacos clients on {}, Raft on {}", config.address(),
+        readiness.distro(), http.address(), clientGrpc.port(), config.raftPort());
   }
 
   /** Pushes every change of the index to the subscribers of this node's clients. */
@@ -153,9 +172,9 @@ public final class Node implements AutoCloseable {
    * cluster member does not wait: its peers may start later, and until a quorum forms it serves
    * reads and AP writes while CP writes fail with 503.
    */
-  private void awaitLeaderIfAlone() {
+  private void awaitLeaderIfAlone(RatisReplicatedLog running) {
     if (config.members().size() == 1) {
-      raft.awaitLeader(config.electionTimeoutMax().multipliedBy(10));
+      running.awaitLeader(config.electionTimeoutMax().multipliedBy(10));
     }
   }
 
@@ -240,6 +259,11 @@ public final class Node implements AutoCloseable {
   /** The Nacos 1.x UDP subscriptions (tests look at their socket and counters). */
   UdpSubscriptions udp() {
     return udp;
+  }
+
+  /** Whether this node answers clients yet, and the state of its ephemeral registry. */
+  public Readiness readiness() {
+    return readiness;
   }
 
   public RaftStatus raftStatus() {

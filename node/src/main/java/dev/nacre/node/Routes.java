@@ -3,11 +3,13 @@ package dev.nacre.node;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.node.api.ClusterApi;
 import dev.nacre.node.api.ClusterStatus;
+import dev.nacre.node.api.HealthApi;
 import dev.nacre.node.api.InstanceApi;
 import dev.nacre.node.api.InstanceWrites;
 import dev.nacre.node.api.Json;
 import dev.nacre.node.api.NamespaceApi;
 import dev.nacre.node.api.OperatorApi;
+import dev.nacre.node.api.Readiness;
 import dev.nacre.node.api.ServiceApi;
 import dev.nacre.node.api.UdpSubscriber;
 import dev.nacre.node.api.WriteRouting;
@@ -24,7 +26,8 @@ import java.util.Map;
 final class Routes {
   private final Router router = new Router();
 
-  Routes(NamingOperations naming, ClusterStatus cluster, WriteRouting routing, NodeConfig config, UdpSubscriber udp) {
+  Routes(NamingOperations naming, ClusterStatus cluster, WriteRouting routing, NodeConfig config, UdpSubscriber udp,
+      Readiness readiness) {
     Json json = new Json();
     InstanceWrites instanceWrites = new InstanceWrites(naming, json, routing);
     Map<String, Object> switches = switches(config);
@@ -33,6 +36,13 @@ final class Routes {
     new NamespaceApi(naming, json).register(router);
     new ClusterApi(naming, json).register(router);
     new OperatorApi(naming, cluster, json, switches, config.address()).register(router);
+    new HealthApi(cluster, readiness, config.address()).register(router);
+    // Until the node is ready, clients get 503 (a Nacos client then tries another server) instead
+    // of a registry that may lack what peers hold; peers' forwarded writes are taken.
+    router.guard(r -> r.forwarded() || HealthApi.answersBeforeReady(r.path())
+        ? java.util.Optional.empty()
+        : readiness.notReadyReason().map(why -> dev.nacre.node.http.ApiResponse.error(503,
+            "node " + config.address() + " is not ready (" + why + "); retry shortly or use another member")));
     // Nacos' v2 Open API: the same operations, in the {code, message, data} wrapper.
     new V2InstanceApi(naming, json, instanceWrites).register(router);
     new V2ServiceApi(naming, json).register(router);

@@ -64,6 +64,7 @@ class Nacos1ClusterPushTest {
       p.setProperty(NodeConfig.MEMBERS, members);
       p.setProperty(NodeConfig.SECRET, secret);
       p.setProperty(NodeConfig.PING_PERIOD, "200");
+      p.setProperty(NodeConfig.PEER_WAIT_AT_START, "1000"); // started one by one: the first is alone
       p.setProperty(NodeConfig.PROBE_PERIOD, "3600000");
       p.setProperty(NodeConfig.DATA_DIR, dir.resolve("node-" + port).toString());
       nodes.add(Node.start(NodeConfig.from(p)));

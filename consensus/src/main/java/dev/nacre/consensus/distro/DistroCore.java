@@ -34,6 +34,7 @@ final class DistroCore {
   private final RevisionCounter revisions;
   private final RecordApplier applier;
   private long nextRequestId = 1;
+  private boolean readySeen;
 
   /**
    * @param members ids of all members, this one included; all are taken to be UP
@@ -95,8 +96,12 @@ final class DistroCore {
       }
     }
     batch.digest().ifPresent(d -> {
-      if (d.owner().equals(sender) && load.isReady() && !ownerLoss.refuses(sender)
-          && verifier.onDigest(d, store.digestOf(sender))) {
+      if (!d.owner().equals(sender) || ownerLoss.refuses(sender)) {
+        return;
+      }
+      if (!load.isReady()) {
+        verifier.noteDigest(d, now); // acted on once loaded: the sender will not repeat it soon
+      } else if (verifier.onDigest(d, store.digestOf(sender), now)) {
         pull(sender, now);
       }
     });
@@ -141,6 +146,9 @@ final class DistroCore {
     if (!member.equals(selfId)) {
       pipeline(member).up();
       ownerLoss.up(member);
+      if (load.isReady()) {
+        verifier.watch(member, now);
+      }
     }
     return finish(now);
   }
@@ -166,6 +174,14 @@ final class DistroCore {
       PeerPipeline p = pipelines.get(owner);
       if (p != null && p.isUp()) {
         pull(owner, now);
+      }
+    }
+    if (load.isReady()) {
+      for (String owner : verifier.silentOwners(now)) {
+        PeerPipeline p = pipelines.get(owner);
+        if (p != null && p.isUp() && !ownerLoss.refuses(owner)) {
+          pull(owner, now);
+        }
       }
     }
     return finish(now);
@@ -248,12 +264,32 @@ final class DistroCore {
   /** Ends every event: drives the initial load and every pipeline, then returns the effects. */
   private List<DistroEffect> finish(long now) {
     driveLoad(now);
+    if (load.isReady() && !readySeen) {
+      readySeen = true;
+      afterLoad(now);
+    }
     for (PeerPipeline p : pipelines.values()) {
       p.poll(now, load.isReady()).ifPresent(o -> out.add(new DistroEffect.SendBatch(p.peer(),
           new DistroBatch(selfId, o.sequence(), o.records(),
               o.wantsDigest() ? Optional.of(store.digestOf(selfId)) : Optional.empty()))));
     }
     return out.drain();
+  }
+
+  /**
+   * Once ready: watch every UP owner for its digests, and repair at once what the digests that
+   * arrived during the load showed (their senders send the next only a verify interval later).
+   */
+  private void afterLoad(long now) {
+    for (String peer : upPeers()) {
+      verifier.watch(peer, now);
+    }
+    for (String owner : verifier.ownersOutOfDate(store::digestOf)) {
+      PeerPipeline p = pipelines.get(owner);
+      if (p != null && p.isUp() && !ownerLoss.refuses(owner)) {
+        pull(owner, now);
+      }
+    }
   }
 
   private void driveLoad(long now) {

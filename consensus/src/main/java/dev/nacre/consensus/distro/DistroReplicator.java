@@ -41,6 +41,7 @@ public final class DistroReplicator implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicBoolean started =
       new java.util.concurrent.atomic.AtomicBoolean();
   private volatile OwnershipMapper mapper;
+  private volatile boolean loadedFromPeer;
 
   /**
    * @param selfId this member's id
@@ -95,6 +96,11 @@ public final class DistroReplicator implements AutoCloseable {
 
   public boolean isReady() {
     return ready.isDone();
+  }
+
+  /** True once ready with a snapshot loaded from a peer; false while loading or when none answered. */
+  public boolean loadedFromPeer() {
+    return loadedFromPeer;
   }
 
   public String selfId() {
@@ -223,6 +229,7 @@ public final class DistroReplicator implements AutoCloseable {
         log.info("[{}] distro ready ({})", selfId,
             b.loadedFromPeer() ? "loaded a snapshot from a peer" : "no peer answered; verify will fill in");
         callHandler(handler::ready);
+        loadedFromPeer = b.loadedFromPeer();
         ready.complete(null);
       }
     }

@@ -11,6 +11,14 @@ import java.util.TreeMap;
  * Anti-entropy bookkeeping: when the next verify round is due, and the repair pulls in progress
  * (at most one per owner). A pull that fails is retried with exponential backoff while the
  * owner's last digest still differs from this member's view.
+ *
+ * <p>Digests travel from owner to holder only, so a holder learns of a gap only when the owner
+ * sends. An owner that sees this member DOWN (its membership lags, e.g. its channel to a restarted
+ * member is still backing off) sends nothing; this member, which sees the owner UP, would then
+ * miss its records until the owner's view catches up. So each UP owner is watched: when no digest
+ * of it arrived within a verify interval (plus a flush delay of slack) of it coming UP or of this
+ * member becoming ready, or within two intervals of its last digest, this member pulls the owner's
+ * records itself.
  */
 final class Verifier {
   private record Pull(String owner, long deadline) {}
@@ -19,6 +27,9 @@ final class Verifier {
   private final long timeoutMillis;
   private final long retryDelayMillis;
   private final long retryDelayMaxMillis;
+  private final long firstDigestWithinMillis;
+  /** UP owners being watched, and when to pull one that stayed silent until then. */
+  private final TreeMap<String, Long> silentPullAt = new TreeMap<>();
   private final Map<String, Integer> failuresInARow = new HashMap<>();
   private long nextRoundAt;
   private final Map<Long, Pull> pullsById = new HashMap<>();
@@ -32,6 +43,7 @@ final class Verifier {
     this.retryDelayMillis = config.retryBackoffBase().toMillis();
     this.retryDelayMaxMillis = config.retryBackoffMax().toMillis();
     this.nextRoundAt = nowMillis + intervalMillis;
+    this.firstDigestWithinMillis = intervalMillis + config.flushDelay().toMillis();
   }
 
   /** True once per interval: every peer should get a digest. */
@@ -44,13 +56,47 @@ final class Verifier {
   }
 
   /** Records a digest received from its owner; true when a pull should start now. */
-  boolean onDigest(OwnerDigest received, OwnerDigest local) {
-    lastDigest.put(received.owner(), received);
+  boolean onDigest(OwnerDigest received, OwnerDigest local, long nowMillis) {
+    noteDigest(received, nowMillis);
     if (received.sameContentAs(local)) {
       retryAt.remove(received.owner());
       return false;
     }
     return !pullIdByOwner.containsKey(received.owner());
+  }
+
+  /**
+   * Records a digest without acting on it (this member is still loading); {@link
+   * #ownersOutOfDate} finds the owner once it is ready.
+   */
+  void noteDigest(OwnerDigest received, long nowMillis) {
+    lastDigest.put(received.owner(), received);
+    if (silentPullAt.containsKey(received.owner())) {
+      silentPullAt.put(received.owner(), nowMillis + 2 * intervalMillis);
+    }
+  }
+
+  /**
+   * Starts watching an UP owner, unless already watched: if none of its digests arrives within
+   * an interval (and a flush delay) from now, {@link #silentOwners} returns it.
+   */
+  void watch(String owner, long nowMillis) {
+    silentPullAt.putIfAbsent(owner, nowMillis + firstDigestWithinMillis);
+  }
+
+  /**
+   * Watched owners whose digest is overdue and that no pull is fetching; each is watched again
+   * from now, two intervals, so a silent owner is pulled at most that often.
+   */
+  List<String> silentOwners(long nowMillis) {
+    List<String> out = new ArrayList<>();
+    for (var e : silentPullAt.entrySet()) {
+      if (nowMillis >= e.getValue() && !pullIdByOwner.containsKey(e.getKey())) {
+        out.add(e.getKey());
+        e.setValue(nowMillis + 2 * intervalMillis);
+      }
+    }
+    return out;
   }
 
   void pullStarted(String owner, long requestId, long nowMillis) {
@@ -138,6 +184,7 @@ final class Verifier {
 
   /** Forgets what is known of a member that went DOWN: no pull to it will be retried. */
   void forget(String owner) {
+    silentPullAt.remove(owner);
     retryAt.remove(owner);
     lastDigest.remove(owner);
     failuresInARow.remove(owner);

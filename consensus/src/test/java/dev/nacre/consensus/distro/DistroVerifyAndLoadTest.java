@@ -84,6 +84,44 @@ class DistroVerifyAndLoadTest {
     assertThat(wire.core("b").liveRecords()).isEqualTo(wire.core("a").liveRecords());
   }
 
+  /**
+   * Issue 10: c restarts while a and b still see it DOWN (their channels to it back off), so they
+   * send it nothing, not even digests; c found no peer at start and is ready with nothing. Once c
+   * sees them UP it pulls what each owns when no digest of theirs came within a verify interval.
+   */
+  @Test
+  void memberThatMissedALiveOwnersRecordsPullsThemWithinOneVerifyInterval() {
+    DistroConfig config = DistroConfig.defaults();
+    Wire wire = new Wire(config, "a", "b", "c").startAll();
+    wire.write("a", "k1", "a's");
+    wire.write("b", "k2", "b's");
+    wire.advanceTo(300);
+    wire.run("a", wire.core("a").memberDown("c", wire.now));
+    wire.run("b", wire.core("b").memberDown("c", wire.now));
+    wire.advanceTo(2_000);
+    wire.restartAlone("c");
+    assertThat(wire.core("c").isReady()).isTrue();
+    assertThat(wire.core("c").liveRecords()).isEmpty();
+
+    long up = wire.now;
+    wire.run("c", wire.core("c").memberUp("a", up));
+    wire.run("c", wire.core("c").memberUp("b", up));
+    wire.write("a", "k3", "written while c is DOWN for a"); // not sent to c either
+    wire.advanceTo(up + config.verifyInterval().toMillis() + config.flushDelay().toMillis() + 20);
+    assertThat(wire.core("c").liveRecords()).containsOnlyKeys("k1", "k2", "k3");
+    assertThat(wire.log).contains("c>a snapshot OWNED", "c>b snapshot OWNED");
+    wire.assertViewsMatchCores();
+  }
+
+  /** A member whose owners send digests as usual does not pull them on its own. */
+  @Test
+  void ownersThatSendDigestsAreNotPulledForSilence() {
+    Wire wire = new Wire(DistroConfig.defaults(), "a", "b", "c").startAll();
+    wire.write("a", "k1", "v1");
+    wire.advanceTo(30_000);
+    assertThat(wire.log).doesNotContain("b>a snapshot OWNED", "c>a snapshot OWNED", "a>b snapshot OWNED");
+  }
+
   @Test
   void singleMemberIsReadyAtOnce() {
     DistroCore a = new DistroCore("a", List.of("a"), DistroConfig.defaults(), 0);

@@ -40,15 +40,7 @@ public final class OperatorApi {
         .add("GET", BASE + "/metrics", this::metrics)
         .add("GET", BASE + "/servers", this::servers)
         .add("PUT", BASE + "/log", this::logLevel)
-        .add("GET", "/nacos/v1/core/cluster/nodes", this::nodes)
-        .add("GET", "/nacre/v1/status", this::selfStatus);
-  }
-
-  /** One plain line about this node, for scripts: {@code address state role leader=... term=...}. */
-  private ApiResponse selfStatus(ApiRequest r) {
-    MemberView self = cluster.self(selfAddress);
-    return ApiResponse.text(200, self.address() + " " + self.state() + " " + self.raftRole()
-        + " leader=" + (self.raftLeader().isEmpty() ? "none" : self.raftLeader()) + " term=" + self.raftTerm() + "\n");
+        .add("GET", "/nacos/v1/core/cluster/nodes", this::nodes);
   }
 
   private ApiResponse metrics(ApiRequest r) {

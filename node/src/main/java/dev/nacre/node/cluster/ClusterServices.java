@@ -7,6 +7,7 @@ import dev.nacre.naming.distro.ServiceRouting;
 import dev.nacre.naming.ephemeral.EphemeralStore;
 import dev.nacre.naming.health.ProbeResultSink;
 import dev.nacre.naming.model.ServiceKey;
+import dev.nacre.node.api.Readiness;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.http.Router;
 import dev.nacre.proto.peer.PingResponse;
@@ -90,21 +91,23 @@ public final class ClusterServices implements AutoCloseable {
   }
 
   /**
-   * Opens the peer port, learns which members are up, loads the ephemeral snapshot from one of
-   * them and starts the periodic pings. Returns once this member is ready (or the load timed out,
-   * after which verify fills the gaps).
+   * Opens the peer port, pings the other members (all at once, round after round) until one
+   * answers or {@code peerWaitAtStart} has passed, then loads the ephemeral snapshot from a live
+   * one, and starts the periodic pings. Returns once this member is ready: loaded, or alone (no
+   * peer answered, or none gave a snapshot in time; verify fills in once peers are seen).
    */
-  public void start(Router router, Supplier<RaftStatus> raft, ScheduledExecutorService scheduler) {
+  public void start(Router router, Supplier<RaftStatus> raft, ScheduledExecutorService scheduler,
+      Readiness readiness) {
     InetSocketAddress peerAddress = new InetSocketAddress(config.bind(), config.port() + 1001);
     server = PeerServer.start(config.address(), peerAddress, new PeerService(() -> pingStatus(raft.get()), replicator(), router), auth,
         linkFilter.map(f -> new LinkFilterInterceptor(config.address(), f)));
     pinger = new Pinger(members, channels, config.cluster().pingPeriod(), pingTimeout(), scheduler);
-    pinger.pingAllAndWait(pingTimeout().plusMillis(500));
-    for (MemberTable.Member m : members.members()) {
-      if (m.state() == MemberState.DOWN) {
-        replicator().memberDown(m.address());
-      }
-    }
+    Duration peerWait = config.cluster().peerWaitAtStart();
+    boolean peerFound = pinger.awaitAnyPeer(peerWait);
+    // Tell the replicator who is UP under the lock that orders membership events, so that a late
+    // ping answer cannot be overtaken by a stale DOWN.
+    followMembership(List.of());
+    pinger.startPeriodic();
     replicator().start();
     reconciler = replication.startReconciling(scheduler, config.cluster().distro().verifyInterval());
     Duration loadBound = config.cluster().distro().initialLoadTimeout().plusSeconds(5);
@@ -117,8 +120,22 @@ public final class ClusterServices implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while loading the ephemeral snapshot", e);
     }
-    pinger.startPeriodic();
-    log.info("[{}] cluster member ready; members up: {}", config.address(), members.ownershipMembers());
+    if (replicator().loadedFromPeer()) {
+      readiness.distro(Readiness.DistroState.LOADED);
+    } else {
+      readiness.distro(Readiness.DistroState.ALONE);
+      if (!peerFound) {
+        log.warn("[{}] ***** NO OTHER MEMBER ANSWERED within {} ms (members {}): starting ALONE with an EMPTY"
+            + " ephemeral registry. If other members run, check that this node reaches their peer port"
+            + " (port+1001) and shares nacre.cluster.secret; their instances arrive once they are seen. *****",
+            config.address(), peerWait.toMillis(), config.members());
+      } else {
+        log.warn("[{}] ***** no member gave an ephemeral snapshot: starting with what arrived so far;"
+            + " verify fills in the rest within a verify interval of seeing each member *****", config.address());
+      }
+    }
+    log.info("[{}] cluster member ready (distro {}); members up: {}", config.address(), readiness.distro(),
+        members.ownershipMembers());
   }
 
   private Duration pingTimeout() {

@@ -30,6 +30,18 @@ public final class PeerChannels implements AutoCloseable {
     return PeerGrpc.newFutureStub(channels.computeIfAbsent(member, this::open));
   }
 
+  /**
+   * Lets the next call to {@code member} connect at once. gRPC waits ever longer between
+   * reconnects to a peer it could not reach (up to minutes); a restarted peer would stay DOWN
+   * here that long, and get none of this member's records or digests.
+   */
+  public void reconnectNow(String member) {
+    ManagedChannel c = channels.get(member);
+    if (c != null) {
+      c.resetConnectBackoff();
+    }
+  }
+
   private ManagedChannel open(String member) {
     int colon = member.lastIndexOf(':');
     String host = member.substring(0, colon);

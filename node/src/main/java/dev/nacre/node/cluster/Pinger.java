@@ -14,12 +14,18 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Pings every other member each period and feeds the outcomes to the {@link MemberTable}. */
 public final class Pinger implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Pinger.class);
+
+  /** Shortest time between two rounds of the start-up search for a peer. */
+  private static final Duration ROUND_SPACING = Duration.ofMillis(100);
+  /** Deadline of each ping while a starting member looks for a peer. */
+  private static final Duration STARTUP_PING_TIMEOUT = Duration.ofSeconds(2);
 
   private final MemberTable table;
   private final PeerChannels channels;
@@ -44,7 +50,10 @@ public final class Pinger implements AutoCloseable {
 
   /** One round whose outcomes are all recorded before this returns (at most {@code bound}). */
   public void pingAllAndWait(Duration bound) {
-    List<ListenableFuture<?>> calls = pingAll();
+    awaitRound(pingAll(), bound);
+  }
+
+  private void awaitRound(List<ListenableFuture<?>> calls, Duration bound) {
     try {
       Futures.whenAllComplete(calls).call(() -> null, MoreExecutors.directExecutor())
           .get(bound.toMillis(), TimeUnit.MILLISECONDS);
@@ -55,10 +64,51 @@ public final class Pinger implements AutoCloseable {
     }
   }
 
+  /**
+   * Pings every other member, all at once, round after round until one answers or {@code bound}
+   * has passed. Returns true when some member is UP.
+   */
+  public boolean awaitAnyPeer(Duration bound) {
+    long deadline = System.nanoTime() + bound.toNanos();
+    // A generous deadline: a peer that is up but slow to answer a cold channel (class loading,
+    // a busy machine) must not make this member start alone, as in issue 10.
+    Duration perPing = timeout.compareTo(STARTUP_PING_TIMEOUT) > 0 ? timeout : STARTUP_PING_TIMEOUT;
+    while (true) {
+      long roundStart = System.nanoTime();
+      awaitRound(pingAll(perPing), perPing.plusMillis(100));
+      if (anyPeerUp()) {
+        return true;
+      }
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return false;
+      }
+      // Refused connections fail at once: space rounds so a peer that is starting is not flooded.
+      long pause = Math.min(left, ROUND_SPACING.toNanos() - (System.nanoTime() - roundStart));
+      if (pause > 0) {
+        LockSupport.parkNanos(pause);
+      }
+      if (Thread.currentThread().isInterrupted()) {
+        return anyPeerUp();
+      }
+    }
+  }
+
+  private boolean anyPeerUp() {
+    return table.others().stream().anyMatch(m -> table.state(m) == MemberState.UP);
+  }
+
   /** One round of pings; outcomes arrive asynchronously. */
   public List<ListenableFuture<?>> pingAll() {
+    return pingAll(timeout);
+  }
+
+  private List<ListenableFuture<?>> pingAll(Duration timeout) {
     List<ListenableFuture<?>> calls = new ArrayList<>();
     for (String member : table.others()) {
+      if (table.state(member) == MemberState.DOWN) {
+        channels.reconnectNow(member); // a restarted member is seen within a period, not minutes
+      }
       try {
         var call = channels.stub(member).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
             .ping(PingRequest.newBuilder().setFrom(table.self()).build());

@@ -9,12 +9,19 @@ import java.time.Duration;
  * @param secret shared by every member; proves peer calls (never sent itself)
  * @param pingPeriod how often each member pings every other one
  * @param failedPingsToDown missed pings in a row after which a member is DOWN (Nacos: 3)
+ * @param peerWaitAtStart how long a starting member pings the others until one answers before it
+ *     loads the ephemeral registry; when none answers by then it starts empty, alone (10 s)
  */
-public record ClusterSettings(String secret, Duration pingPeriod, int failedPingsToDown, DistroConfig distro) {
+public record ClusterSettings(String secret, Duration pingPeriod, int failedPingsToDown, DistroConfig distro,
+    Duration peerWaitAtStart) {
+  /** Nacos has no such wait; 10 s covers peers started by the same command on a busy machine. */
+  public static final Duration DEFAULT_PEER_WAIT_AT_START = Duration.ofSeconds(10);
+
   @Override
   public String toString() {
     // Never log the secret.
     return "ClusterSettings[secret=" + (secret.isEmpty() ? "<none>" : "<set>") + ", pingPeriod=" + pingPeriod
-        + ", failedPingsToDown=" + failedPingsToDown + ", distro=" + distro + "]";
+        + ", failedPingsToDown=" + failedPingsToDown + ", peerWaitAtStart=" + peerWaitAtStart
+        + ", distro=" + distro + "]";
   }
 }

@@ -69,6 +69,8 @@ public record NodeConfig(
   public static final String SECRET = "nacre.cluster.secret";
   public static final String PING_PERIOD = "nacre.cluster.ping-ms";
   public static final String PINGS_TO_DOWN = "nacre.cluster.failed-pings-to-down";
+  /** How long a starting member looks for a live peer to load ephemeral data from (default 10000). */
+  public static final String PEER_WAIT_AT_START = "nacre.cluster.peer-wait-at-start-ms";
   public static final String DISTRO_FLUSH = "nacre.distro.flush-ms";
   /** true: a change to an idle peer leaves at once, not flush-ms later (Nacos: always waits). */
   public static final String DISTRO_LEADING_EDGE = "nacre.distro.leading-edge-flush";
@@ -154,7 +156,8 @@ public record NodeConfig(
         s.string(SECRET, ""),
         millis(s, PING_PERIOD, Duration.ofSeconds(1)),
         s.integer(PINGS_TO_DOWN, 3, 1, 100),
-        distro);
+        distro,
+        millis(s, PEER_WAIT_AT_START, ClusterSettings.DEFAULT_PEER_WAIT_AT_START));
     ClientSettings clientDefaults = ClientSettings.defaults();
     ClientSettings client = new ClientSettings(
         millis(s, CLIENT_IDLE, clientDefaults.idleBeforeDetection()),

@@ -3,6 +3,7 @@ package dev.nacre.node.http;
 import dev.nacre.naming.api.NamingException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,7 +18,20 @@ public final class Router {
     ApiResponse handle(ApiRequest request) throws Exception;
   }
 
+  /** Looks at a request before its handler: an answer refuses it (e.g. the node is starting). */
+  @FunctionalInterface
+  public interface Guard {
+    Optional<ApiResponse> refuse(ApiRequest request);
+  }
+
   private final Map<String, Map<String, Handler>> routes = new HashMap<>();
+  private volatile Guard guard = request -> Optional.empty();
+
+  /** Sets the guard every request passes before its handler (default: none refused). */
+  public Router guard(Guard guard) {
+    this.guard = java.util.Objects.requireNonNull(guard, "guard");
+    return this;
+  }
 
   public Router add(String method, String path, Handler handler) {
     Handler previous = routes.computeIfAbsent(path, p -> new TreeMap<>()).put(method, handler);
@@ -33,6 +47,10 @@ public final class Router {
    */
   public ApiResponse serve(ApiRequest request) {
     try {
+      Optional<ApiResponse> refused = guard.refuse(request);
+      if (refused.isPresent()) {
+        return refused.get();
+      }
       return find(request.method(), request.path()).handle(request);
     } catch (Exception e) {
       ApiResponse response = toResponse(e);

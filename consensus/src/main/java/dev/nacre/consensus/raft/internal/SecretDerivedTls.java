@@ -114,6 +114,7 @@ public final class SecretDerivedTls {
    * for {@code host} (a DNS name or an IP literal, as the other members dial it).
    */
   public static SecretDerivedTls issue(String secret, String memberId, String host) {
+    cheapInMemoryKeyStores();
     try {
       KeyPair ca = deriveAuthorityKeys(secret);
       X509Certificate authority = authorityCertificate(ca);
@@ -127,6 +128,22 @@ public final class SecretDerivedTls {
           + ": this JDK lacks " + SIGNATURE + " on " + CURVE, e);
     }
   }
+
+  /**
+   * Netty puts the member key into a PKCS12 key store for each TLS context it builds (server,
+   * client, admin: several per start), under a random password, in memory only. The JDK protects
+   * such a key with 10,000 rounds of PBKDF2 twice per context, which made up a quarter of a node's
+   * start on a busy machine (0.4 s per context measured). The rounds guard key store files against
+   * password guessing; these stores are never written anywhere, so one round does. An operator's
+   * own setting of the property is kept.
+   */
+  private static void cheapInMemoryKeyStores() {
+    if (System.getProperty(PKCS12_ITERATIONS) == null && java.security.Security.getProperty(PKCS12_ITERATIONS) == null) {
+      System.setProperty(PKCS12_ITERATIONS, "1");
+    }
+  }
+
+  private static final String PKCS12_ITERATIONS = "keystore.pkcs12.keyPbeIterationCount";
 
   /** Server, client and admin TLS for Ratis: this member's certificate, the authority as sole trust. */
   public GrpcTlsConfig grpcTlsConfig() {

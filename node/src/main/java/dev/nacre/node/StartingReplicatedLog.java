@@ -1,0 +1,67 @@
+package dev.nacre.node;
+
+import dev.nacre.consensus.raft.ConsensusUnavailableException;
+import dev.nacre.consensus.raft.RaftStatus;
+import dev.nacre.consensus.raft.RatisReplicatedLog;
+import dev.nacre.consensus.raft.ReplicatedLog;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
+
+/**
+ * The Raft member while it starts on another thread: a node's start builds its other parts (the
+ * ephemeral registry, the HTTP port, the peer port and the Distro load) meanwhile, which halves
+ * the start on two cores (the Raft start is mostly class loading and TLS setup). Calls made
+ * before the member runs wait for it; its status says STARTING until then. Thread-safe.
+ */
+final class StartingReplicatedLog implements ReplicatedLog {
+  private final String selfId;
+  private final CompletableFuture<RatisReplicatedLog> started;
+
+  StartingReplicatedLog(String selfId, CompletableFuture<RatisReplicatedLog> started) {
+    this.selfId = selfId;
+    this.started = started;
+  }
+
+  /** The running member; waits for its start and throws what failed it. */
+  RatisReplicatedLog awaitStarted() {
+    try {
+      return started.join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+  }
+
+  @Override
+  public CompletableFuture<byte[]> submit(byte[] operation) {
+    return whenStarted(log -> log.submit(operation));
+  }
+
+  @Override
+  public CompletableFuture<Void> readBarrier() {
+    return whenStarted(ReplicatedLog::readBarrier);
+  }
+
+  @Override
+  public RaftStatus status() {
+    RatisReplicatedLog log = started.getNow(null);
+    return log != null ? log.status() : new RaftStatus(selfId, "STARTING", "", 0, 0, 0);
+  }
+
+  /** Stops the member, once its start has ended (it cannot be stopped halfway). */
+  @Override
+  public void close() {
+    try {
+      started.join().close();
+    } catch (CompletionException e) {
+      // it never ran: nothing to stop
+    }
+  }
+
+  private <T> CompletableFuture<T> whenStarted(Function<RatisReplicatedLog, CompletableFuture<T>> call) {
+    return started.handle((log, error) -> error == null ? call.apply(log)
+            : CompletableFuture.<T>failedFuture(new ConsensusUnavailableException(
+                "the Raft member of " + selfId + " did not start: " + error.getMessage(), error)))
+        .thenCompose(f -> f);
+  }
+}

@@ -1,0 +1,58 @@
+package dev.nacre.node.api;
+
+import java.util.Optional;
+
+/**
+ * Whether this node may answer clients yet, and where its ephemeral registry stands. A member
+ * that has peers answers no read of ephemeral data before it has loaded them from a live peer
+ * (issue 10: a restarted node that served an empty list). Thread-safe.
+ */
+public final class Readiness {
+
+  /** The ephemeral (Distro) registry of this node. */
+  public enum DistroState {
+    /** Looking for a live peer, or loading its snapshot. */
+    LOADING,
+    /** Loaded from a live peer. */
+    LOADED,
+    /** No peer answered (or none gave a snapshot in time): started empty; verify fills in later. */
+    ALONE,
+    /** A standalone node: nothing to load. */
+    STANDALONE
+  }
+
+  private volatile DistroState distro;
+  private volatile boolean serving;
+
+  public Readiness(boolean clustered) {
+    this.distro = clustered ? DistroState.LOADING : DistroState.STANDALONE;
+  }
+
+  public DistroState distro() {
+    return distro;
+  }
+
+  public void distro(DistroState state) {
+    this.distro = state;
+  }
+
+  /** Every part runs: the client ports are open. */
+  public void serving() {
+    this.serving = true;
+  }
+
+  public boolean isReady() {
+    return serving && distro != DistroState.LOADING;
+  }
+
+  /** Why this node is not ready, for the readiness probe and refused requests; empty when ready. */
+  public Optional<String> notReadyReason() {
+    if (distro == DistroState.LOADING) {
+      return Optional.of("loading the ephemeral registry from a peer");
+    }
+    if (!serving) {
+      return Optional.of("starting");
+    }
+    return Optional.empty();
+  }
+}
