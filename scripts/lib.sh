@@ -15,3 +15,9 @@ nacre_ensure_built() {
     (cd "$nacre_root" && mvn -B -q -DskipTests package >&2)
   fi
 }
+
+# JIT of a node: C1 only. On 2 cores, C2 compiled the node's (large: two gRPC stacks, Ratis, protobuf)
+# code for minutes and took about half of a node's CPU under load; with C1 alone the same quick
+# run took 1.7x the ephemeral and query rates (docs/PERFORMANCE.md). Set NACRE_JIT_OPTS= (empty)
+# to get the JVM's default tiered compilation back.
+nacre_jit_opts=${NACRE_JIT_OPTS--XX:TieredStopAtLevel=1}
