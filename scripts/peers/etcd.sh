@@ -53,20 +53,5 @@ etcd_start() { # etcd_start N BASE DIR -> members up and healthy; pids in DIR/et
   echo "etcd $(etcd --version | sed -n 's/^etcd Version: //p'): $n member(s) healthy"
 }
 
-etcd_pids() { # etcd_pids DIR -> comma list
-  local f out=""
-  for f in "$1"/etcd-*/pid; do [ -f "$f" ] && out+="$(cat "$f"),"; done
-  echo "${out%,}"
-}
-
-etcd_stop() { # etcd_stop DIR: TERM, then KILL after 10 s, each member by its PID
-  local f pid
-  for f in "$1"/etcd-*/pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true; done
-  for f in "$1"/etcd-*/pid; do
-    [ -f "$f" ] || continue
-    pid=$(cat "$f")
-    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null || true
-    rm -f "$f"
-  done
-}
+etcd_pids() { pidfile_list "$1" etcd; } # etcd_pids DIR -> comma list
+etcd_stop() { pidfile_stop "$1" etcd; } # etcd_stop DIR: each member by its PID

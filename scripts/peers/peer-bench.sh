@@ -21,6 +21,7 @@
 set -euo pipefail
 peers_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$peers_dir/../lib.sh"
+. "$peers_dir/pidfiles.sh"
 . "$peers_dir/zookeeper.sh"
 . "$peers_dir/etcd.sh"
 

@@ -63,20 +63,5 @@ zk_mode() { # zk_mode PORT -> leader | follower | standalone | none
   echo "${m:-none}"
 }
 
-zk_pids() { # zk_pids DIR -> comma list
-  local f out=""
-  for f in "$1"/zk-*/pid; do [ -f "$f" ] && out+="$(cat "$f"),"; done
-  echo "${out%,}"
-}
-
-zk_stop() { # zk_stop DIR: TERM, then KILL after 10 s, each server by its PID
-  local f pid
-  for f in "$1"/zk-*/pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true; done
-  for f in "$1"/zk-*/pid; do
-    [ -f "$f" ] || continue
-    pid=$(cat "$f")
-    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null || true
-    rm -f "$f"
-  done
-}
+zk_pids() { pidfile_list "$1" zk; } # zk_pids DIR -> comma list
+zk_stop() { pidfile_stop "$1" zk; } # zk_stop DIR: each server by its PID
