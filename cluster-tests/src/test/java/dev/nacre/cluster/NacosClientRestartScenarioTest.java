@@ -13,8 +13,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -69,10 +70,10 @@ class NacosClientRestartScenarioTest {
         long roundSeed = s.seed() * 31 + round;
         Random random = new Random(roundSeed);
         int victim = s.all().get(random.nextInt(s.size()));
-        CountDownLatch stopChurn = new CountDownLatch(1);
+        AtomicBoolean churning = new AtomicBoolean(true);
         List<Thread> churn = List.of(
-            churnThread(clients, false, intent, new Random(random.nextLong()), stopChurn, round),
-            churnThread(clients, true, intent, new Random(random.nextLong()), stopChurn, round));
+            churnThread(clients, false, intent, new Random(random.nextLong()), churning, round),
+            churnThread(clients, true, intent, new Random(random.nextLong()), churning, round));
         churn.forEach(Thread::start);
         s.runFor(Duration.ofMillis(300 + random.nextInt(700)));
         s.kill(victim);
@@ -80,7 +81,7 @@ class NacosClientRestartScenarioTest {
         long restartAt = System.nanoTime();
         s.restart(victim);
         long ready = System.nanoTime();
-        stopChurn.countDown();
+        churning.set(false);
         for (Thread t : churn) {
           t.join(TimeUnit.SECONDS.toMillis(30));
         }
@@ -115,11 +116,11 @@ class NacosClientRestartScenarioTest {
 
   /** Registers and deregisters the instances of one kind of client at random until told to stop. */
   private static Thread churnThread(List<Client> clients, boolean persistent, Map<InstanceKey, String> intent,
-      Random random, CountDownLatch stopChurn, int round) {
+      Random random, AtomicBoolean churning, int round) {
     List<Client> mine = clients.stream().filter(c -> c.persistent() == persistent).toList();
     Thread t = new Thread(() -> {
       int op = 0;
-      do {
+      while (churning.get()) {
         Client c = mine.get(random.nextInt(mine.size()));
         boolean register = random.nextInt(3) != 0;
         String value = "c" + c.index() + "-r" + round + "-" + op++;
@@ -142,19 +143,11 @@ class NacosClientRestartScenarioTest {
         } catch (Exception e) {
           // the node went away under the call, or CP writes had no leader: part of the scenario
         }
-      } while (!awaitQuietly(stopChurn, CHURN_PAUSE)); // a pause between calls that ends at once on stop
+        LockSupport.parkNanos(CHURN_PAUSE.toNanos());
+      }
     }, "churn-" + (persistent ? "persistent" : "ephemeral"));
     t.setDaemon(true);
     return t;
-  }
-
-  private static boolean awaitQuietly(CountDownLatch latch, Duration timeout) {
-    try {
-      return latch.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return true;
-    }
   }
 
   /** What a node's view lacks, holds in excess, or holds with another value than the truth. */

@@ -7,11 +7,9 @@ import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
-import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.SecureRandom;
-import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.security.spec.ECParameterSpec;
@@ -22,10 +20,7 @@ import java.time.Instant;
 import java.util.Date;
 import java.util.regex.Pattern;
 import javax.crypto.Mac;
-import javax.crypto.spec.PBEParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.TrustManagerFactory;
 import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.X500NameBuilder;
@@ -119,6 +114,7 @@ public final class SecretDerivedTls {
    * for {@code host} (a DNS name or an IP literal, as the other members dial it).
    */
   public static SecretDerivedTls issue(String secret, String memberId, String host) {
+    cheapInMemoryKeyStores();
     try {
       KeyPair ca = deriveAuthorityKeys(secret);
       X509Certificate authority = authorityCertificate(ca);
@@ -134,32 +130,24 @@ public final class SecretDerivedTls {
   }
 
   /**
-   * Server, client and admin TLS for Ratis: this member's certificate, the authority as sole trust.
-   * Given as key and trust managers, built once: handed the raw key instead, Netty puts it into a
-   * PKCS12 key store for every TLS context (several per start) and the JDK protects it with 10,000
-   * PBKDF2 rounds twice per context, a quarter of a node's start on a busy machine (0.4 s per
-   * context measured). The one store here lives in memory only, so one round protects it enough.
+   * Netty puts the member key into a PKCS12 key store for each TLS context it builds (server,
+   * client, admin: several per start), under a random password, in memory only. The JDK protects
+   * such a key with 10,000 rounds of PBKDF2 twice per context, which made up a quarter of a node's
+   * start on a busy machine (0.4 s per context measured). The rounds guard key store files against
+   * password guessing; these stores are never written anywhere, so one round does. An operator's
+   * own setting of the property is kept.
    */
-  public GrpcTlsConfig grpcTlsConfig() {
-    try {
-      char[] password = "in-memory".toCharArray(); // the store is never written anywhere
-      byte[] salt = new byte[16];
-      new SecureRandom().nextBytes(salt);
-      KeyStore keys = KeyStore.getInstance("PKCS12");
-      keys.load(null, null);
-      keys.setEntry("member", new KeyStore.PrivateKeyEntry(memberKey, new Certificate[] {memberCertificate, authority}),
-          new KeyStore.PasswordProtection(password, "PBEWithHmacSHA256AndAES_256", new PBEParameterSpec(salt, 1)));
-      KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-      keyManagers.init(keys, password);
-      KeyStore trust = KeyStore.getInstance("PKCS12");
-      trust.load(null, null);
-      trust.setCertificateEntry("authority", authority);
-      TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      trustManagers.init(trust);
-      return new GrpcTlsConfig(keyManagers.getKeyManagers()[0], trustManagers.getTrustManagers()[0], true);
-    } catch (GeneralSecurityException | java.io.IOException e) {
-      throw new IllegalStateException("cannot build the Raft TLS key and trust managers: " + e.getMessage(), e);
+  private static void cheapInMemoryKeyStores() {
+    if (System.getProperty(PKCS12_ITERATIONS) == null && java.security.Security.getProperty(PKCS12_ITERATIONS) == null) {
+      System.setProperty(PKCS12_ITERATIONS, "1");
     }
+  }
+
+  private static final String PKCS12_ITERATIONS = "keystore.pkcs12.keyPbeIterationCount";
+
+  /** Server, client and admin TLS for Ratis: this member's certificate, the authority as sole trust. */
+  public GrpcTlsConfig grpcTlsConfig() {
+    return new GrpcTlsConfig(memberKey, memberCertificate, authority, true);
   }
 
   public X509Certificate authority() {
