@@ -3,6 +3,7 @@ package dev.nacre.consensus.raft.internal;
 import dev.nacre.consensus.raft.RaftConfig;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.client.retry.RequestTypeDependentRetryPolicy;
 import org.apache.ratis.conf.Parameters;
@@ -25,6 +26,7 @@ public final class RatisProperties {
   public static RaftProperties server(RaftConfig config) {
     RaftProperties p = new RaftProperties();
     RaftServerConfigKeys.setStorageDir(p, List.of(config.storageDir().toFile()));
+    RaftConfigKeys.Rpc.setType(p, new CommitAnnouncingRpc());
     // Listen only on the address members dial (Ratis would otherwise bind every interface).
     GrpcConfigKeys.Server.setHost(p, config.selfHost());
     GrpcConfigKeys.Server.setPort(p, config.selfPort());

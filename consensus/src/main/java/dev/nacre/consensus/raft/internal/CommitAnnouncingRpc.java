@@ -1,0 +1,75 @@
+package dev.nacre.consensus.raft.internal;
+
+import org.apache.ratis.conf.Parameters;
+import org.apache.ratis.grpc.GrpcFactory;
+import org.apache.ratis.grpc.server.GrpcLogAppender;
+import org.apache.ratis.proto.RaftProtos.AppendEntriesRequestProto;
+import org.apache.ratis.rpc.RpcFactory;
+import org.apache.ratis.rpc.RpcType;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.leader.FollowerInfo;
+import org.apache.ratis.server.leader.LeaderState;
+import org.apache.ratis.server.leader.LogAppender;
+import org.apache.ratis.server.raftlog.RaftLogIOException;
+
+/**
+ * Ratis' gRPC transport, except that the leader tells an idle follower of a new commit index at
+ * once instead of at the next heartbeat.
+ *
+ * <p>Why: a write submitted on a follower completes only once that follower has applied it (so a
+ * read there right after sees it), and a follower learns the commit index only from the leader's
+ * next append request. Ratis wakes its appender when the commit index moves, but with no new entry
+ * to send it sends nothing until the heartbeat is due (half the minimum election timeout, 200 ms
+ * by default): a lone write through a follower took 206 ms against 4 ms through the leader.
+ * Here the appender sends an empty append request, which carries the commit index, whenever the
+ * follower's known commit index is behind and nothing else is in flight to it. Ratis selects the
+ * transport by class name ({@link RpcType#valueOf}), hence the public no-argument constructor.
+ */
+public final class CommitAnnouncingRpc implements RpcType {
+  @Override
+  public String name() {
+    return CommitAnnouncingRpc.class.getName();
+  }
+
+  @Override
+  public RpcFactory newFactory(Parameters parameters) {
+    return new Factory(parameters);
+  }
+
+  private static final class Factory extends GrpcFactory {
+    Factory(Parameters parameters) {
+      super(parameters);
+    }
+
+    @Override
+    public LogAppender newLogAppender(RaftServer.Division server, LeaderState state, FollowerInfo follower) {
+      return new Appender(server, state, follower);
+    }
+  }
+
+  private static final class Appender extends GrpcLogAppender {
+    /** The highest commit index sent to this follower in an otherwise empty request; appender thread only. */
+    private long announcedCommit = -1;
+
+    Appender(RaftServer.Division server, LeaderState state, FollowerInfo follower) {
+      super(server, state, follower);
+    }
+
+    @Override
+    public AppendEntriesRequestProto newAppendEntriesRequest(long callId, boolean heartbeat)
+        throws RaftLogIOException {
+      AppendEntriesRequestProto request = super.newAppendEntriesRequest(callId, heartbeat);
+      // With a data request in flight, an empty request would carry commit 0 (Ratis cannot vouch
+      // for the follower's log yet); that request's reply wakes this appender again.
+      if (request != null || hasPendingDataRequests()) {
+        return request;
+      }
+      long committed = getRaftLog().getLastCommittedIndex();
+      if (committed <= Math.max(getFollower().getCommitIndex(), announcedCommit)) {
+        return null;
+      }
+      announcedCommit = committed;
+      return super.newAppendEntriesRequest(callId, true);
+    }
+  }
+}
