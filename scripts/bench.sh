@@ -16,8 +16,12 @@
 #      leader, 1 writer and 4 concurrent writers
 #   3  kill -9 of the Raft leader -> first acknowledged CP write on a survivor (3 and 5 nodes)
 #   4  the peer: whether a Nacos 2.5.x server can be resolved from Maven Central (it cannot today)
-# Exits 3 when a target is missed badly (visibility p99 > 600 ms, failover p90 > 3 s, lost
-# samples, > 1% failed CP writes), 1 on a setup failure. Not part of scripts/test.sh.
+#   5  start and restart: `cluster.sh start 3` until every node is ready; kill -9 of node 3, then
+#      `start-node 3` until it is ready and until it holds what the others hold, with few
+#      instances and holding many (10k persistent + 10k ephemeral quick, 100k + 100k full)
+# Exits 3 when a target is missed badly (visibility p99 > 600 ms, failover p90 > 3 s, start or
+# restart over twice its target, a node ready with a partial registry, lost samples, > 1% failed
+# CP writes), 1 on a setup failure. Not part of scripts/test.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -37,9 +41,9 @@ while [ $# -gt 0 ]; do
 done
 
 if $quick; then
-  VIS=60; CP_SEQ=100; CP_CONC=200; ROUNDS=3
+  VIS=60; CP_SEQ=100; CP_CONC=200; ROUNDS=3; HOLD=10000
 else
-  VIS=300; CP_SEQ=300; CP_CONC=400; ROUNDS=10
+  VIS=300; CP_SEQ=300; CP_CONC=400; ROUNDS=10; HOLD=100000
 fi
 WRITERS=4
 
@@ -86,9 +90,14 @@ await_agreed_leader() { # await_agreed_leader URLS -> leader URL once every node
   echo "no leader agreed by all nodes within 60 s" >&2; return 1
 }
 start_cluster() { # start_cluster N base dir [extra properties line]
-  local n=$1 b=$2 d=$3
+  local n=$1 b=$2 d=$3 t0 ms
   clusters+=("$d")
+  t0=$(date +%s%N)
   "$nacre_root/scripts/cluster.sh" start "$n" --base-port "$b" --dir "$d" >/dev/null
+  ms=$(( ($(date +%s%N) - t0) / 1000000 )).0
+  # One sample, in the results file's columns (figure series n errors p50 p90 p99 max mean note).
+  printf '5-cluster-start\t%s nodes\t1\t0\t%s\t%s\t%s\t%s\t%s\tscripts/cluster.sh start %s until every node is ready\n' \
+    "$n" "$ms" "$ms" "$ms" "$ms" "$ms" "$n" >> "$results"
   if [ $# -ge 4 ]; then
     "$nacre_root/scripts/cluster.sh" stop --dir "$d" >/dev/null
     echo "$4" >> "$d/nacre.properties"
@@ -114,6 +123,9 @@ await_agreed_leader "$u3" >/dev/null
 bench visibility --nodes "$u3" --count "$VIS" --series "3 nodes, default flush 200 ms" --out "$results"
 cp_series 3 "$u3"
 bench failover --nodes "$u3" --script "$nacre_root/scripts/cluster.sh" --dir "$d3" --rounds "$ROUNDS" --series "3 nodes" --out "$results"
+bench restart --nodes "$u3" --script "$nacre_root/scripts/cluster.sh" --dir "$d3" --rounds "$ROUNDS" --series "3 nodes, few instances" --out "$results"
+bench restart --nodes "$u3" --script "$nacre_root/scripts/cluster.sh" --dir "$d3" --rounds "$ROUNDS" \
+  --persistent "$HOLD" --ephemeral "$HOLD" --series "3 nodes, holding $((HOLD / 1000))k+$((HOLD / 1000))k" --out "$results"
 "$nacre_root/scripts/cluster.sh" stop --dir "$d3" >/dev/null
 
 # --- 5 nodes: figures 2, 3 ------------------------------------------------------------------

@@ -35,7 +35,7 @@ load_env() {
 }
 port_of() { echo $((BASE_PORT + 10 * ($1 - 1))); }
 pid_of() { cat "$dir/node-$1/pid" 2>/dev/null || true; }
-alive() { local p; p=$(pid_of "$1"); [ -n "$p" ] && kill -0 "$p" 2>/dev/null; }
+alive() { local p; p=$(pid_of "$1"); [ -n "$p" ] && pid_running "$p"; }
 check_index() {
   [[ $1 =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le "$NODES" ] || { echo "node index must be 1..$NODES, got '$1'" >&2; exit 2; }
 }

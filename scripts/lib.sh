@@ -21,3 +21,12 @@ nacre_ensure_built() {
 # run took 1.7x the ephemeral and query rates (docs/PERFORMANCE.md). Set NACRE_JIT_OPTS= (empty)
 # to get the JVM's default tiered compilation back.
 nacre_jit_opts=${NACRE_JIT_OPTS--XX:TieredStopAtLevel=1}
+
+# True while process PID runs. A killed process that its parent has not reaped yet (a zombie)
+# counts as gone: its ports and files are already released. Nodes started by cluster.sh are
+# orphans, and PID 1 of a container can take a second or two to reap them.
+pid_running() {
+  local state
+  state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
+  [ -n "$state" ] && [ "$state" != Z ]
+}

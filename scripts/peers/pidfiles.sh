@@ -12,7 +12,7 @@ pidfile_stop() { # pidfile_stop DIR PREFIX: TERM each, then KILL what is still t
   for f in "$1"/"$2"-*/pid; do
     [ -f "$f" ] || continue
     pid=$(cat "$f")
-    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    for _ in $(seq 1 100); do pid_running "$pid" || break; sleep 0.1; done
     kill -9 "$pid" 2>/dev/null || true
     rm -f "$f"
   done

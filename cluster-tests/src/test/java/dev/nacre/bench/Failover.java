@@ -1,7 +1,6 @@
 package dev.nacre.bench;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,15 +17,13 @@ import org.HdrHistogram.Histogram;
 final class Failover {
   private final Http http;
   private final List<String> nodes;
-  private final String clusterScript;
-  private final String dir;
+  private final ClusterScript script;
   private final CpWrites writes;
 
   Failover(Http http, List<String> nodes, String clusterScript, String dir, String runId) {
     this.http = http;
     this.nodes = nodes;
-    this.clusterScript = clusterScript;
-    this.dir = dir;
+    this.script = new ClusterScript(clusterScript, dir);
     this.writes = new CpWrites(http, runId);
   }
 
@@ -43,11 +40,11 @@ final class Failover {
       leader = awaitStableLeader(60);
       int survivor = (leader + 1 + round % (nodes.size() - 1)) % nodes.size();
       awaitWritable(survivor, service, seq++, round);
-      long pid = pidOf(leader + 1);
+      long pid = script.pid(leader + 1);
       String oldLeader = http.status(nodes.get(leader)).self();
       long t0 = System.nanoTime();
       LeaderWatch watch = new LeaderWatch(nodes.get(survivor), oldLeader, t0);
-      runScript("kill", leader + 1);
+      script.run("kill", leader + 1);
       long killed = System.nanoTime();
       long deadline = t0 + TimeUnit.SECONDS.toNanos(20);
       int attempts = 0;
@@ -75,8 +72,8 @@ final class Failover {
       } else {
         errors++;
       }
-      awaitExit(pid);
-      runScript("start-node", leader + 1);
+      ClusterScript.awaitExit(pid);
+      script.run("start-node", leader + 1);
     }
     awaitStableLeader(60);
     Results.append(out, Results.row("3-election", series, elected, 0,
@@ -151,39 +148,5 @@ final class Failover {
       CpWrites.sleepMs(100);
     }
     throw new IllegalStateException("no leader agreed by all nodes within " + seconds + " s");
-  }
-
-  private long pidOf(int index) throws IOException {
-    return Long.parseLong(Files.readString(Path.of(dir, "node-" + index, "pid")).trim());
-  }
-
-  /**
-   * {@code cluster.sh kill} returns once the signal is sent; {@code start-node} right after it can
-   * still see the old process alive and refuse. Wait (bounded) until the process is gone.
-   */
-  private static void awaitExit(long pid) {
-    ProcessHandle.of(pid).ifPresent(p -> {
-      try {
-        p.onExit().get(10, TimeUnit.SECONDS);
-      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
-        // Still alive after 10 s: start-node will say so.
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
-  }
-
-  private void runScript(String command, int index) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(clusterScript, command, Integer.toString(index), "--dir", dir)
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .start();
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new IllegalStateException(clusterScript + " " + command + " " + index + " did not finish in 120 s");
-    }
-    if (p.exitValue() != 0) {
-      throw new IllegalStateException(clusterScript + " " + command + " " + index + " exited " + p.exitValue());
-    }
   }
 }

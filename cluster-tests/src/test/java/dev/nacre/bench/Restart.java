@@ -1,0 +1,207 @@
+package dev.nacre.bench;
+
+import com.alibaba.nacos.api.PropertyKeyConst;
+import com.alibaba.nacos.api.exception.NacosException;
+import com.alibaba.nacos.api.naming.NamingFactory;
+import com.alibaba.nacos.api.naming.NamingService;
+import com.alibaba.nacos.api.naming.pojo.Instance;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Figure 5: {@code kill -9} of the last node, then {@code scripts/cluster.sh start-node}. Two clocks
+ * from the moment start-node is launched: until the node's readiness endpoint answers 200, and
+ * until its instance counts equal a survivor's. A node that says ready while its counts differ
+ * served a partial registry: that round counts as an error. Optionally preloads persistent
+ * instances (HTTP, 8 writers) and ephemeral ones (official Nacos clients, batch registration of
+ * 100 per service, connected to the other nodes and kept open through the restarts).
+ */
+final class Restart {
+  private static final int INSTANCES_PER_SERVICE = 100;
+  private static final int WRITERS = 8;
+  private static final long PRELOAD_LIMIT_NANOS = TimeUnit.MINUTES.toNanos(20);
+  private static final long READY_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(120);
+
+  private final Http http;
+  private final List<String> nodes;
+  private final ClusterScript script;
+  private final ObjectMapper json = new ObjectMapper();
+
+  Restart(Http http, List<String> nodes, String clusterScript, String dir) {
+    this.http = http;
+    this.nodes = nodes;
+    this.script = new ClusterScript(clusterScript, dir);
+  }
+
+  void run(int rounds, int persistent, int ephemeral, String series, Path out) throws Exception {
+    List<NamingService> clients = new ArrayList<>();
+    try {
+      long t0 = System.nanoTime();
+      preloadPersistent(persistent);
+      preloadEphemeral(ephemeral, clients);
+      if (persistent + ephemeral > 0) {
+        System.out.printf("preloaded %d persistent and %d ephemeral instances in %d s%n", persistent, ephemeral,
+            TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0));
+      }
+      int restarted = nodes.size() - 1;
+      String survivor = nodes.get(0);
+      Counts expected = awaitStableCounts(survivor);
+      Histogram ready = Results.newHistogram();
+      Histogram complete = Results.newHistogram();
+      long partial = 0;
+      List<String> perRound = new ArrayList<>();
+      for (int round = 0; round < rounds; round++) {
+        long pid = script.pid(restarted + 1);
+        script.run("kill", restarted + 1);
+        ClusterScript.awaitExit(pid);
+        long start = System.nanoTime();
+        Process starting = script.launch("start-node", restarted + 1);
+        String node = nodes.get(restarted);
+        long readyAt = pollUntil(start, () -> http.get(node + "/nacos/v1/console/health/readiness").ok());
+        Counts atReady = counts(node);
+        long completeAt = pollUntil(start, () -> expected.equals(counts(node)));
+        script.awaitSuccess(starting, "start-node", restarted + 1);
+        boolean servedPartial = !expected.equals(atReady);
+        partial += servedPartial ? 1 : 0;
+        ready.recordValue(Math.max(1, (readyAt - start) / 1000));
+        complete.recordValue(Math.max(1, (completeAt - start) / 1000));
+        String line = String.format("round %d: node %d ready after %d ms (holding %s; expected %s), complete after %d ms",
+            round + 1, restarted + 1, (readyAt - start) / 1_000_000, atReady, expected, (completeAt - start) / 1_000_000);
+        System.out.println(line);
+        perRound.add((readyAt - start) / 1_000_000 + "/" + (completeAt - start) / 1_000_000);
+      }
+      String held = expected.persistent + " persistent + " + expected.ephemeral + " ephemeral instances";
+      Results.append(out, Results.row("5-restart-ready", series, ready, partial,
+          "start-node -> readiness 200, holding " + held + "; errors = rounds ready with a partial registry"));
+      Results.append(out, Results.row("5-restart-complete", series, complete, 0,
+          "start-node -> counts equal a survivor's; rounds ready/complete ms: " + String.join(",", perRound)));
+    } finally {
+      for (NamingService c : clients) {
+        try {
+          c.shutDown();
+        } catch (NacosException | RuntimeException e) {
+          // Best effort: the run is over.
+        }
+      }
+    }
+  }
+
+  private void preloadPersistent(int count) throws Exception {
+    if (count <= 0) {
+      return;
+    }
+    long deadline = System.nanoTime() + PRELOAD_LIMIT_NANOS;
+    AtomicLong next = new AtomicLong();
+    AtomicLong failed = new AtomicLong();
+    ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+    try {
+      List<Future<?>> writers = new ArrayList<>();
+      for (int w = 0; w < WRITERS; w++) {
+        String node = nodes.get(w % nodes.size());
+        writers.add(pool.submit(() -> {
+          for (long k = next.getAndIncrement(); k < count && System.nanoTime() < deadline; k = next.getAndIncrement()) {
+            String url = node + "/nacos/v1/ns/instance?serviceName=bench-restart-p-" + k / INSTANCES_PER_SERVICE
+                + "&ip=" + ip(10, k) + "&port=8080&ephemeral=false";
+            if (!http.send("POST", url).ok()) {
+              failed.incrementAndGet();
+            }
+          }
+        }));
+      }
+      for (Future<?> f : writers) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    if (next.get() < count || failed.get() > 0) {
+      throw new IllegalStateException("preload of " + count + " persistent instances: " + failed.get()
+          + " failed, " + Math.max(0, count - next.get()) + " not sent within the time limit");
+    }
+  }
+
+  private void preloadEphemeral(int count, List<NamingService> clients) throws NacosException {
+    if (count <= 0) {
+      return;
+    }
+    // Clients stay off the restarted (last) node, so that their instances do not move meanwhile.
+    for (int c = 0; c < WRITERS; c++) {
+      Properties p = new Properties();
+      p.setProperty(PropertyKeyConst.SERVER_ADDR, nodes.get(c % (nodes.size() - 1)).replace("http://", ""));
+      clients.add(NamingFactory.createNamingService(p));
+    }
+    int services = (count + INSTANCES_PER_SERVICE - 1) / INSTANCES_PER_SERVICE;
+    long deadline = System.nanoTime() + PRELOAD_LIMIT_NANOS;
+    for (int s = 0; s < services && System.nanoTime() < deadline; s++) {
+      List<Instance> batch = new ArrayList<>();
+      for (int i = 0; i < INSTANCES_PER_SERVICE && (long) s * INSTANCES_PER_SERVICE + i < count; i++) {
+        Instance instance = new Instance();
+        instance.setIp(ip(11, (long) s * INSTANCES_PER_SERVICE + i));
+        instance.setPort(8080);
+        batch.add(instance);
+      }
+      clients.get(s % clients.size()).batchRegisterInstance("bench-restart-e-" + s, "DEFAULT_GROUP", batch);
+    }
+  }
+
+  private static String ip(int first, long k) {
+    return first + "." + (k >> 16 & 0xff) + "." + (k >> 8 & 0xff) + "." + (k & 0xff);
+  }
+
+  record Counts(long persistent, long ephemeral) {
+    @Override
+    public String toString() {
+      return persistent + "p/" + ephemeral + "e";
+    }
+  }
+
+  /** Counts on {@code node} once two reads 1 s apart agree (replication of the preload settled). */
+  private Counts awaitStableCounts(String node) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    Counts last = counts(node);
+    while (System.nanoTime() < deadline) {
+      CpWrites.sleepMs(1000);
+      Counts now = counts(node);
+      if (now.equals(last) && now.persistent >= 0) {
+        return now;
+      }
+      last = now;
+    }
+    throw new IllegalStateException("instance counts on " + node + " did not settle within 60 s: " + last);
+  }
+
+  private Counts counts(String node) {
+    Http.Reply r = http.get(node + "/nacos/v1/ns/operator/metrics");
+    if (!r.ok()) {
+      return new Counts(-1, -1);
+    }
+    try {
+      JsonNode m = json.readTree(r.body());
+      return new Counts(m.path("persistentInstanceCount").asLong(-1), m.path("ephemeralInstanceCount").asLong(-1));
+    } catch (IOException e) {
+      return new Counts(-1, -1);
+    }
+  }
+
+  /** Polls every 10 ms until the condition holds; returns System.nanoTime() then. */
+  private static long pollUntil(long start, java.util.function.BooleanSupplier condition) {
+    while (System.nanoTime() - start < READY_LIMIT_NANOS) {
+      if (condition.getAsBoolean()) {
+        return System.nanoTime();
+      }
+      CpWrites.sleepMs(10);
+    }
+    throw new IllegalStateException("condition not met within " + TimeUnit.NANOSECONDS.toSeconds(READY_LIMIT_NANOS) + " s");
+  }
+}
