@@ -133,7 +133,7 @@ public final class Node implements AutoCloseable {
         hooks.clientGateOrOpen());
     resources.push(http);
     if (cluster != null) {
-      cluster.start(router, raft::status, scheduler, readiness);
+      cluster.start(router, raft, Node::peerId, scheduler, readiness);
     }
     resources.push(new HeartbeatChecker(ephemeral, config.naming(), clock).start(scheduler));
     resources.push(new OverrideCleaner(index, raft, config.naming().overrideRetention(), clock)

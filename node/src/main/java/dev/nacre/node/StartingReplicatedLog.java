@@ -48,6 +48,12 @@ final class StartingReplicatedLog implements ReplicatedLog {
     return log != null ? log.status() : new RaftStatus(selfId, "STARTING", "", 0, 0, 0);
   }
 
+  @Override
+  public boolean standForElectionIfLeaderGone(String leaderId) {
+    RatisReplicatedLog log = started.getNow(null);
+    return log != null && log.standForElectionIfLeaderGone(leaderId);
+  }
+
   /** Stops the member, once its start has ended (it cannot be stopped halfway). */
   @Override
   public void close() {

@@ -2,6 +2,7 @@ package dev.nacre.consensus.raft;
 
 import dev.nacre.consensus.raft.internal.AppliedIndexWaiters;
 import dev.nacre.consensus.raft.internal.BoundedCalls;
+import dev.nacre.consensus.raft.internal.EarlyElection;
 import dev.nacre.consensus.raft.internal.EntryCodec;
 import dev.nacre.consensus.raft.internal.OperationBatcher;
 import dev.nacre.consensus.raft.internal.ApplyResult;
@@ -246,6 +247,21 @@ public final class RatisReplicatedLog implements ReplicatedLog {
           division.getRaftLog().getLastCommittedIndex(), division.getInfo().getLastAppliedIndex());
     } catch (IOException | RuntimeException e) {
       return new RaftStatus(config.selfId(), "UNKNOWN", "", 0, 0, appliedWaiters.applied());
+    }
+  }
+
+  @Override
+  public boolean standForElectionIfLeaderGone(String leaderId) {
+    try {
+      boolean started = EarlyElection.standIfFollowing(server.getDivision(groupId), RaftPeerId.valueOf(leaderId));
+      if (started) {
+        log.info("[{}] leader {} is gone: standing for election now, not after the election timeout",
+            config.selfId(), leaderId);
+      }
+      return started;
+    } catch (IOException | RuntimeException e) {
+      log.debug("[{}] could not stand for election: {}", config.selfId(), e.toString());
+      return false;
     }
   }
 

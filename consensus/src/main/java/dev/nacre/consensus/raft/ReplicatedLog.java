@@ -28,6 +28,16 @@ public interface ReplicatedLog extends AutoCloseable {
   /** A snapshot of this member's view of the group, for status pages. */
   RaftStatus status();
 
+  /**
+   * Stands for election at once if this member still follows {@code leaderId} (a peer id as in
+   * {@link RaftStatus#leaderId()}): for a caller that has seen that leader's process gone, so that
+   * the group need not wait for an election timeout. Safe on a false alarm (one needless
+   * election). Returns whether an election started.
+   */
+  default boolean standForElectionIfLeaderGone(String leaderId) {
+    return false;
+  }
+
   /** Stops this member; pending calls fail with {@link ConsensusUnavailableException}. */
   @Override
   void close();

@@ -93,6 +93,34 @@ class ThreePeerReplicatedLogTest {
   }
 
   /**
+   * With election timeouts of 5-10 s, only an early election can give the survivors a leader
+   * within 2 s of the leader's stop: the member told that its leader is gone stands at once.
+   */
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void aFollowerToldItsLeaderIsGoneStandsForElectionAtOnce() {
+    Duration timeoutMin = Duration.ofSeconds(5);
+    try (TestCluster cluster = TestCluster.started(dir, 3,
+        b -> b.electionTimeout(timeoutMin, timeoutMin.multipliedBy(2)).requestTimeout(timeoutMin.multipliedBy(3)))) {
+      int leader = cluster.awaitLeader(ELECTION);
+      int follower = cluster.anyFollower(leader);
+      cluster.log(follower).submit(KvStateMachine.put("a", "1")).join();
+      String leaderId = cluster.log(follower).status().leaderId();
+      assertThat(cluster.log(follower).standForElectionIfLeaderGone("someone-else")).isFalse();
+
+      cluster.stop(leader);
+      long stoppedAt = System.nanoTime();
+      assertThat(cluster.log(follower).standForElectionIfLeaderGone(leaderId)).isTrue();
+      cluster.log(follower).submit(KvStateMachine.put("b", "2")).orTimeout(10, TimeUnit.SECONDS).join();
+      long writtenMs = (System.nanoTime() - stoppedAt) / 1_000_000;
+      log.info("MEASURED leader stop -> early election -> first write: {} ms", writtenMs);
+      assertThat(writtenMs).as("first write after an early election, ms").isLessThan(2000);
+      assertThat(cluster.awaitLeader(ELECTION)).isEqualTo(follower);
+      assertThat(cluster.log(follower).standForElectionIfLeaderGone(leaderId)).as("a leader does not stand").isFalse();
+    }
+  }
+
+  /**
    * A follower applies a write once it learns the commit index, which Ratis would send only with
    * the next heartbeat (half the minimum election timeout: 1 s here). A lone write on a follower
    * must not wait for it.

@@ -2,6 +2,7 @@ package dev.nacre.node.cluster;
 
 import dev.nacre.consensus.distro.DistroReplicator;
 import dev.nacre.consensus.raft.RaftStatus;
+import dev.nacre.consensus.raft.ReplicatedLog;
 import dev.nacre.naming.distro.EphemeralReplication;
 import dev.nacre.naming.distro.ServiceRouting;
 import dev.nacre.naming.ephemeral.EphemeralStore;
@@ -21,7 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -96,10 +97,10 @@ public final class ClusterServices implements AutoCloseable {
    * one, and starts the periodic pings. Returns once this member is ready: loaded, or alone (no
    * peer answered, or none gave a snapshot in time; verify fills in once peers are seen).
    */
-  public void start(Router router, Supplier<RaftStatus> raft, ScheduledExecutorService scheduler,
-      Readiness readiness) {
+  public void start(Router router, ReplicatedLog raft, UnaryOperator<String> raftPeerIdOf,
+      ScheduledExecutorService scheduler, Readiness readiness) {
     InetSocketAddress peerAddress = new InetSocketAddress(config.bind(), config.port() + 1001);
-    server = PeerServer.start(config.address(), peerAddress, new PeerService(() -> pingStatus(raft.get()), replicator(), router), auth,
+    server = PeerServer.start(config.address(), peerAddress, new PeerService(() -> pingStatus(raft.status()), replicator(), router), auth,
         linkFilter.map(f -> new LinkFilterInterceptor(config.address(), f)));
     pinger = new Pinger(members, channels, config.cluster().pingPeriod(), pingTimeout(), scheduler);
     Duration peerWait = config.cluster().peerWaitAtStart();
@@ -108,6 +109,7 @@ public final class ClusterServices implements AutoCloseable {
     // ping answer cannot be overtaken by a stale DOWN.
     followMembership(List.of());
     pinger.startPeriodic();
+    new LeaderLossWatch(members, channels, raft, raftPeerIdOf).start();
     replicator().start();
     reconciler = replication.startReconciling(scheduler, config.cluster().distro().verifyInterval());
     Duration loadBound = config.cluster().distro().initialLoadTimeout().plusSeconds(5);

@@ -1,6 +1,7 @@
 package dev.nacre.node.cluster;
 
 import dev.nacre.proto.peer.PeerGrpc;
+import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.Map;
@@ -40,6 +41,32 @@ public final class PeerChannels implements AutoCloseable {
     if (c != null) {
       c.resetConnectBackoff();
     }
+  }
+
+  /**
+   * Calls {@code onLost} each time this member's connection to {@code member}, once up, goes down
+   * (on the gRPC thread that saw it, so it must not block), until the channels close. The peer
+   * port shares its process with the member's Raft port: a closed connection is the first sign,
+   * within milliseconds, that the process died.
+   */
+  public void watchConnection(String member, Runnable onLost) {
+    if (!closed) {
+      ManagedChannel channel = channels.computeIfAbsent(member, this::open);
+      watchFrom(channel, channel.getState(false), onLost);
+    }
+  }
+
+  private void watchFrom(ManagedChannel channel, ConnectivityState seen, Runnable onLost) {
+    channel.notifyWhenStateChanged(seen, () -> {
+      ConnectivityState now = channel.getState(false);
+      if (closed || now == ConnectivityState.SHUTDOWN) {
+        return;
+      }
+      if (seen == ConnectivityState.READY && now != ConnectivityState.READY) {
+        onLost.run();
+      }
+      watchFrom(channel, now, onLost);
+    });
   }
 
   private ManagedChannel open(String member) {
