@@ -86,7 +86,7 @@ class CpLeaderScenarioTest {
       int leader = s.awaitLeader(Duration.ofSeconds(20));
       List<InstanceKey> keys = s.keys("cp-burst", 32, 40);
       Workload w = s.start(Workload.Spec.cp("burst", 3 * s.size(), s.all(), keys)
-          .withStep(Workload.cpRegisters()).withPace(Duration.ZERO).withBounds(400, Duration.ofSeconds(60)));
+          .withStep(Workload.cpRegisters()).withPace(Duration.ZERO).withBounds(2_000, Duration.ofSeconds(60)));
       s.awaitAcknowledged(w, 60, Duration.ofSeconds(20));
 
       s.kill(leader);

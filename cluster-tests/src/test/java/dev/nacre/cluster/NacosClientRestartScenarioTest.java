@@ -13,9 +13,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -70,10 +69,10 @@ class NacosClientRestartScenarioTest {
         long roundSeed = s.seed() * 31 + round;
         Random random = new Random(roundSeed);
         int victim = s.all().get(random.nextInt(s.size()));
-        AtomicBoolean churning = new AtomicBoolean(true);
+        CountDownLatch stopChurn = new CountDownLatch(1);
         List<Thread> churn = List.of(
-            churnThread(clients, false, intent, new Random(random.nextLong()), churning, round),
-            churnThread(clients, true, intent, new Random(random.nextLong()), churning, round));
+            churnThread(clients, false, intent, new Random(random.nextLong()), stopChurn, round),
+            churnThread(clients, true, intent, new Random(random.nextLong()), stopChurn, round));
         churn.forEach(Thread::start);
         s.runFor(Duration.ofMillis(300 + random.nextInt(700)));
         s.kill(victim);
@@ -81,7 +80,7 @@ class NacosClientRestartScenarioTest {
         long restartAt = System.nanoTime();
         s.restart(victim);
         long ready = System.nanoTime();
-        churning.set(false);
+        stopChurn.countDown();
         for (Thread t : churn) {
           t.join(TimeUnit.SECONDS.toMillis(30));
         }
@@ -116,11 +115,11 @@ class NacosClientRestartScenarioTest {
 
   /** Registers and deregisters the instances of one kind of client at random until told to stop. */
   private static Thread churnThread(List<Client> clients, boolean persistent, Map<InstanceKey, String> intent,
-      Random random, AtomicBoolean churning, int round) {
+      Random random, CountDownLatch stopChurn, int round) {
     List<Client> mine = clients.stream().filter(c -> c.persistent() == persistent).toList();
     Thread t = new Thread(() -> {
       int op = 0;
-      while (churning.get()) {
+      do {
         Client c = mine.get(random.nextInt(mine.size()));
         boolean register = random.nextInt(3) != 0;
         String value = "c" + c.index() + "-r" + round + "-" + op++;
@@ -143,11 +142,19 @@ class NacosClientRestartScenarioTest {
         } catch (Exception e) {
           // the node went away under the call, or CP writes had no leader: part of the scenario
         }
-        LockSupport.parkNanos(CHURN_PAUSE.toNanos());
-      }
+      } while (!awaitQuietly(stopChurn, CHURN_PAUSE)); // a pause between calls that ends at once on stop
     }, "churn-" + (persistent ? "persistent" : "ephemeral"));
     t.setDaemon(true);
     return t;
+  }
+
+  private static boolean awaitQuietly(CountDownLatch latch, Duration timeout) {
+    try {
+      return latch.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return true;
+    }
   }
 
   /** What a node's view lacks, holds in excess, or holds with another value than the truth. */
