@@ -1,7 +1,9 @@
 package dev.nacre.naming.ephemeral;
 
 import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.model.ServiceKey;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -12,7 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * inside the per-key lock of every record change, so for one key it is never stale.
  */
 final class ClientKeyIndex {
-  private final ConcurrentHashMap<String, Set<InstanceKey>> keysByClient = new ConcurrentHashMap<>();
+  /** Client id -> service -> the client's instance keys of that service. */
+  private final ConcurrentHashMap<String, ConcurrentHashMap<ServiceKey, Set<InstanceKey>>> keysByClient =
+      new ConcurrentHashMap<>();
 
   /** Records that {@code key} went from {@code before} to {@code after} (either may be null). */
   void moved(InstanceKey key, EphemeralRecord before, EphemeralRecord after) {
@@ -22,22 +26,32 @@ final class ClientKeyIndex {
       return;
     }
     if (!was.isEmpty()) {
-      keysByClient.computeIfPresent(was, (c, keys) -> {
-        keys.remove(key);
-        return keys.isEmpty() ? null : keys;
+      keysByClient.computeIfPresent(was, (c, byService) -> {
+        byService.computeIfPresent(key.service(), (s, keys) -> {
+          keys.remove(key);
+          return keys.isEmpty() ? null : keys;
+        });
+        return byService.isEmpty() ? null : byService;
       });
     }
     if (!now.isEmpty()) {
-      keysByClient.compute(now, (c, keys) -> {
-        Set<InstanceKey> set = keys == null ? ConcurrentHashMap.newKeySet() : keys;
-        set.add(key);
-        return set;
+      keysByClient.compute(now, (c, byService) -> {
+        ConcurrentHashMap<ServiceKey, Set<InstanceKey>> map = byService == null ? new ConcurrentHashMap<>() : byService;
+        map.computeIfAbsent(key.service(), s -> ConcurrentHashMap.newKeySet()).add(key);
+        return map;
       });
     }
   }
 
   List<InstanceKey> keysOf(String clientId) {
-    Set<InstanceKey> keys = keysByClient.get(clientId);
+    Map<ServiceKey, Set<InstanceKey>> byService = keysByClient.get(clientId);
+    return byService == null ? List.of() : byService.values().stream().flatMap(Set::stream).toList();
+  }
+
+  /** The client's keys of one service: a registration looks at these only, not at all its keys. */
+  List<InstanceKey> keysOf(String clientId, ServiceKey service) {
+    Map<ServiceKey, Set<InstanceKey>> byService = keysByClient.get(clientId);
+    Set<InstanceKey> keys = byService == null ? null : byService.get(service);
     return keys == null ? List.of() : List.copyOf(keys);
   }
 

@@ -2,6 +2,7 @@ package dev.nacre.naming.ephemeral;
 
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.registry.RegistryIndex;
 import java.time.Clock;
 import java.util.List;
@@ -336,7 +337,16 @@ public final class EphemeralStore {
 
   /** The instances this node holds for the client connection {@code clientId}. */
   public List<EphemeralRecord> recordsOfClient(String clientId) {
-    return clientKeys.keysOf(clientId).stream()
+    return ownedBy(clientId, clientKeys.keysOf(clientId));
+  }
+
+  /** The instances of {@code service} this node holds for the client connection {@code clientId}. */
+  public List<EphemeralRecord> recordsOfClient(String clientId, ServiceKey service) {
+    return ownedBy(clientId, clientKeys.keysOf(clientId, service));
+  }
+
+  private List<EphemeralRecord> ownedBy(String clientId, List<InstanceKey> keys) {
+    return keys.stream()
         .map(records::get)
         .filter(r -> r != null && r.clientId().equals(clientId) && isLocal(r))
         .toList();

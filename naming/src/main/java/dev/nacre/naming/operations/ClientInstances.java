@@ -34,8 +34,8 @@ final class ClientInstances {
     requireEphemeral(instance);
     validator.instance(instance);
     store.registerForClient(instance, clientId);
-    for (EphemeralRecord r : store.recordsOfClient(clientId)) {
-      if (r.key().service().equals(instance.key().service()) && !r.key().equals(instance.key())) {
+    for (EphemeralRecord r : store.recordsOfClient(clientId, instance.key().service())) {
+      if (!r.key().equals(instance.key())) {
         store.removeIfClient(r.key(), clientId);
       }
     }
@@ -56,8 +56,8 @@ final class ClientInstances {
     for (Instance i : instances) {
       store.registerForClient(i, clientId);
     }
-    for (EphemeralRecord r : store.recordsOfClient(clientId)) {
-      if (r.key().service().equals(service) && !keep.contains(r.key())) {
+    for (EphemeralRecord r : store.recordsOfClient(clientId, service)) {
+      if (!keep.contains(r.key())) {
         store.removeIfClient(r.key(), clientId);
       }
     }

@@ -29,10 +29,12 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
   private final ClientConnections connections;
   private final PayloadCodec codec;
   private final Map<String, Handler> handlers;
+  private final CpRequestPool cpPool;
 
   UnaryRequestService(String nodeName, ClientConnections connections, PayloadCodec codec,
-      InstanceHandlers instances, QueryHandlers queries) {
+      InstanceHandlers instances, QueryHandlers queries, CpRequestPool cpPool) {
     this.nodeName = nodeName;
+    this.cpPool = cpPool;
     this.connections = connections;
     this.codec = codec;
     this.handlers = Map.of(
@@ -45,11 +47,28 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
         "SubscribeServiceRequest", queries::subscribe);
   }
 
+  /**
+   * Runs on the transport thread, except requests that may wait for a CP write (see
+   * {@link CpRequestPool}); when that pool is full the client hears 503 (Nacos' over-threshold).
+   */
   @Override
   public void request(Payload payload, StreamObserver<Payload> responses) {
+    String connectionId = ConnectionTransportFilter.connectionId(); // a gRPC context value: read it here
+    if (!CpRequestPool.mayWait(PayloadCodec.type(payload), payload)) {
+      respond(connectionId, payload, responses);
+    } else if (!cpPool.offer(() -> respond(connectionId, payload, responses))) {
+      Reply full = Replies.error(codec, Replies.UNAVAILABLE, "Over threshold: " + CpRequestPool.THREADS
+          + " CP writes run and " + CpRequestPool.QUEUE + " wait on server " + nodeName
+          + "; retry later, or spread the writes over more servers.");
+      responses.onNext(codec.encode(full.type(), full.body()));
+      responses.onCompleted();
+    }
+  }
+
+  private void respond(String connectionId, Payload payload, StreamObserver<Payload> responses) {
     Reply reply;
     try {
-      reply = answer(ConnectionTransportFilter.connectionId(), payload);
+      reply = answer(connectionId, payload);
     } catch (RuntimeException e) {
       log.warn("[{}] client request {} failed", nodeName, PayloadCodec.type(payload), e);
       reply = Replies.error(codec, Replies.SERVER_ERROR, "Server failed to handle "
