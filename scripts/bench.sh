@@ -49,6 +49,8 @@ WRITERS=4
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/nacre-bench.XXXXXX")
 results=$work/results.tsv
+# The header now: the first row may come from this script (cluster start), not from BenchMain.
+printf 'figure\tseries\tn\terrors\tp50_ms\tp90_ms\tp99_ms\tmax_ms\tmean_ms\tnote\n' > "$results"
 clusters=()
 cleanup() {
   local rc=$? d

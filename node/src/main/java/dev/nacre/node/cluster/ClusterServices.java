@@ -109,7 +109,7 @@ public final class ClusterServices implements AutoCloseable {
     // ping answer cannot be overtaken by a stale DOWN.
     followMembership(List.of());
     pinger.startPeriodic();
-    new LeaderLossWatch(members, channels, raft, raftPeerIdOf).start();
+    new LeaderLossWatch(members, channels, raft, raftPeerIdOf, scheduler).start();
     replicator().start();
     reconciler = replication.startReconciling(scheduler, config.cluster().distro().verifyInterval());
     Duration loadBound = config.cluster().distro().initialLoadTimeout().plusSeconds(5);

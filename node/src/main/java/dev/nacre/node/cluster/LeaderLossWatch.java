@@ -8,10 +8,11 @@ import dev.nacre.consensus.raft.ReplicatedLog;
 import dev.nacre.proto.peer.PingRequest;
 import dev.nacre.proto.peer.PingResponse;
 import io.grpc.Status;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,23 +21,29 @@ import org.slf4j.LoggerFactory;
  * after the election timeout (400-800 ms, then a randomised sleep more). The evidence: this
  * member's peer connection to the leader's node closed, and a ping sent right after is refused
  * (UNAVAILABLE). A leader that is alive answers the ping and nothing happens; a host that vanished
- * without closing its connections is left to the election timeout. Only one survivor stands, so
- * that two do not split the vote: the first in address order of this member and the members it
- * sees UP, the leader excepted.
+ * without closing its connections is left to the election timeout. The survivors stand one after
+ * the other, in address order of all members but the leader, {@link #STAGGER} apart, so that two
+ * do not split the vote; one that sees a new leader by its turn does not stand. (Member states
+ * are not used for the order: right after a member restarts, others may still count it DOWN, and
+ * two survivors with different views stood at once and split the vote.)
  */
 public final class LeaderLossWatch {
   private static final Logger log = LoggerFactory.getLogger(LeaderLossWatch.class);
   private static final long CONFIRM_TIMEOUT_MS = 300;
+  /** Between two survivors' turns: a stand-in election takes a few ms on loopback, tens across a LAN. */
+  static final Duration STAGGER = Duration.ofMillis(150);
 
   private final MemberTable members;
   private final PeerChannels channels;
   private final ReplicatedLog raft;
   private final UnaryOperator<String> raftPeerIdOf;
+  private final ScheduledExecutorService scheduler;
 
   /** {@code raftPeerIdOf} maps a member address to its Raft peer id. */
   public LeaderLossWatch(MemberTable members, PeerChannels channels, ReplicatedLog raft,
-      UnaryOperator<String> raftPeerIdOf) {
+      UnaryOperator<String> raftPeerIdOf, ScheduledExecutorService scheduler) {
     this.members = members;
+    this.scheduler = scheduler;
     this.channels = channels;
     this.raft = raft;
     this.raftPeerIdOf = raftPeerIdOf;
@@ -50,8 +57,7 @@ public final class LeaderLossWatch {
 
   private void connectionLost(String member) {
     RaftStatus status = raft.status();
-    if (!"FOLLOWER".equals(status.role()) || !raftPeerIdOf.apply(member).equals(status.leaderId())
-        || !members.self().equals(successor(members.self(), member, upMembers()))) {
+    if (!"FOLLOWER".equals(status.role()) || !raftPeerIdOf.apply(member).equals(status.leaderId())) {
       return;
     }
     var ping = channels.stub(member).withDeadlineAfter(CONFIRM_TIMEOUT_MS, TimeUnit.MILLISECONDS)
@@ -64,22 +70,29 @@ public final class LeaderLossWatch {
 
       @Override
       public void onFailure(Throwable t) {
-        if (Status.fromThrowable(t).getCode() == Status.Code.UNAVAILABLE
-            && raft.standForElectionIfLeaderGone(status.leaderId())) {
-          log.info("[{}] Raft leader {} is gone (connection closed, then refused): stood for election",
-              members.self(), member);
+        if (Status.fromThrowable(t).getCode() == Status.Code.UNAVAILABLE) {
+          long turn = turn(members.self(), member, allMembers());
+          scheduler.schedule(() -> stand(member, status.leaderId()), turn * STAGGER.toMillis(), TimeUnit.MILLISECONDS);
         }
       }
     }, MoreExecutors.directExecutor());
   }
 
-  private List<String> upMembers() {
-    return members.others().stream().filter(m -> members.state(m) == MemberState.UP).toList();
+  private void stand(String member, String leaderId) {
+    if (raft.standForElectionIfLeaderGone(leaderId)) {
+      log.info("[{}] Raft leader {} is gone (connection closed, then refused): stood for election",
+          members.self(), member);
+    }
   }
 
-  /** The member that stands when {@code leader} is gone: the first of self and {@code up}, leader excepted. */
-  static String successor(String self, String leader, List<String> up) {
-    return Stream.concat(Stream.of(self), up.stream()).filter(m -> !m.equals(leader)).sorted().findFirst()
-        .orElse(self);
+  private List<String> allMembers() {
+    return members.members().stream().map(MemberTable.Member::address).toList();
+  }
+
+  /** This member's turn (0 = first) among {@code all} but {@code leader}, in address order. */
+  static int turn(String self, String leader, List<String> all) {
+    List<String> order = all.stream().filter(m -> !m.equals(leader)).sorted().toList();
+    int turn = order.indexOf(self);
+    return turn < 0 ? order.size() : turn;
   }
 }

@@ -9,18 +9,21 @@ class LeaderLossWatchTest {
   private static final String A = "127.0.0.1:8848";
   private static final String B = "127.0.0.1:8858";
   private static final String C = "127.0.0.1:8868";
+  private static final String D = "127.0.0.1:8878";
 
   @Test
-  void exactlyOneSurvivorStandsWhenBothSeeEachOther() {
-    // The leader C is gone; A and B see each other UP (and maybe C, not yet marked DOWN).
-    assertThat(LeaderLossWatch.successor(A, C, List.of(B, C))).isEqualTo(A);
-    assertThat(LeaderLossWatch.successor(B, C, List.of(A, C))).isEqualTo(A);
+  void survivorsTakeDistinctTurnsInAddressOrderWhateverTheyThinkOfEachOther() {
+    List<String> all = List.of(C, A, B);
+    assertThat(LeaderLossWatch.turn(A, C, all)).isZero();
+    assertThat(LeaderLossWatch.turn(B, C, all)).isEqualTo(1);
+    assertThat(LeaderLossWatch.turn(B, A, all)).isZero();
+    assertThat(LeaderLossWatch.turn(C, A, all)).isEqualTo(1);
   }
 
   @Test
-  void theNextInOrderStandsWhenTheFirstIsDown() {
-    assertThat(LeaderLossWatch.successor(B, A, List.of(C))).isEqualTo(B);
-    assertThat(LeaderLossWatch.successor(C, A, List.of(B))).isEqualTo(B);
-    assertThat(LeaderLossWatch.successor(C, A, List.of())).as("alone with the leader gone").isEqualTo(C);
+  void inFiveMembersEachSurvivorHasItsOwnTurn() {
+    List<String> all = List.of(A, B, C, D, "127.0.0.1:8888");
+    List<Integer> turns = all.stream().filter(m -> !m.equals(B)).map(m -> LeaderLossWatch.turn(m, B, all)).toList();
+    assertThat(turns).containsExactly(0, 1, 2, 3);
   }
 }
