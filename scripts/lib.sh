@@ -18,9 +18,11 @@ nacre_ensure_built() {
 
 # JIT of a node: C1 only. On 2 cores, C2 compiled the node's (large: two gRPC stacks, Ratis, protobuf)
 # code for minutes and took about half of a node's CPU under load; with C1 alone the same quick
-# run took 1.7x the ephemeral and query rates (docs/PERFORMANCE.md). Set NACRE_JIT_OPTS= (empty)
-# to get the JVM's default tiered compilation back.
-nacre_jit_opts=${NACRE_JIT_OPTS--XX:TieredStopAtLevel=1}
+# run took 1.7x the ephemeral and query rates (docs/PERFORMANCE.md). CompileThresholdScaling=0.1
+# compiles a method after a tenth of the usual calls: C1 is cheap, and a fresh or restarted node
+# reached its speed within its first few hundred requests instead of thousands (1.3-1.8x the
+# first rounds' rates). Set NACRE_JIT_OPTS= (empty) to get the JVM's default tiered compilation back.
+nacre_jit_opts=${NACRE_JIT_OPTS--XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.1}
 
 # True while process PID runs. A killed process that its parent has not reaped yet (a zombie)
 # counts as gone: its ports and files are already released. Nodes started by cluster.sh are
