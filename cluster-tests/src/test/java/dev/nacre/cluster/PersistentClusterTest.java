@@ -93,4 +93,31 @@ class PersistentClusterTest {
       }
     }
   }
+
+  /**
+   * With election timeouts of 2-4 s, a new leader within 1 s of the old one's stop can only come
+   * from a survivor that saw its connection to the leader close and stood for election at once
+   * (otherwise the survivors wait at least 2 s from the leader's last heartbeat).
+   */
+  @Test
+  void aStoppedLeaderIsReplacedWithoutWaitingForTheElectionTimeout() {
+    Map<String, String> slowElections = Map.of(dev.nacre.node.config.NodeConfig.ELECTION_MIN, "2000",
+        dev.nacre.node.config.NodeConfig.ELECTION_MAX, "4000", dev.nacre.node.config.NodeConfig.CP_TIMEOUT, "8000");
+    try (LocalCluster c = LocalCluster.start(dir, 3, slowElections)) {
+      awaitLeader(c);
+      int old = c.leader();
+      int survivor = (old + 1) % 3;
+      assertThat(c.http(survivor).post(NS + "/instance", persistent("early", "10.0.0.1")).status()).isEqualTo(200);
+      awaitHosts(c, (old + 2) % 3, "early", 1);
+
+      c.stopNode(old); // returns once its Raft member stopped (the last part of a node to stop)
+      long stopped = System.nanoTime();
+      await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+          .until(() -> c.leader() >= 0 && c.leader() != old);
+      long electedMs = Duration.ofNanos(System.nanoTime() - stopped).toMillis();
+      System.out.printf("leader stop to new leader with 2-4 s election timeouts: %d ms%n", electedMs);
+      assertThat(electedMs).as("new leader after the old one stopped, ms\n%s", c.describe()).isLessThan(1000);
+      assertThat(c.http(survivor).post(NS + "/instance", persistent("early", "10.0.0.2")).status()).isEqualTo(200);
+    }
+  }
 }
