@@ -10,6 +10,7 @@ import dev.nacre.proto.peer.PingResponse;
 import io.grpc.Status;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
@@ -43,10 +44,10 @@ public final class LeaderLossWatch {
   public LeaderLossWatch(MemberTable members, PeerChannels channels, ReplicatedLog raft,
       UnaryOperator<String> raftPeerIdOf, ScheduledExecutorService scheduler) {
     this.members = members;
-    this.scheduler = scheduler;
     this.channels = channels;
     this.raft = raft;
     this.raftPeerIdOf = raftPeerIdOf;
+    this.scheduler = scheduler;
   }
 
   public void start() {
@@ -56,6 +57,14 @@ public final class LeaderLossWatch {
   }
 
   private void connectionLost(String member) {
+    try {
+      confirmAndStand(member);
+    } catch (RuntimeException e) { // this member is closing (channels or scheduler shut)
+      log.debug("[{}] no early election after losing {}: {}", members.self(), member, e.toString());
+    }
+  }
+
+  private void confirmAndStand(String member) {
     RaftStatus status = raft.status();
     if (!"FOLLOWER".equals(status.role()) || !raftPeerIdOf.apply(member).equals(status.leaderId())) {
       return;
@@ -70,9 +79,14 @@ public final class LeaderLossWatch {
 
       @Override
       public void onFailure(Throwable t) {
-        if (Status.fromThrowable(t).getCode() == Status.Code.UNAVAILABLE) {
-          long turn = turn(members.self(), member, allMembers());
+        if (Status.fromThrowable(t).getCode() != Status.Code.UNAVAILABLE) {
+          return;
+        }
+        long turn = turn(members.self(), member, allMembers());
+        try {
           scheduler.schedule(() -> stand(member, status.leaderId()), turn * STAGGER.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+          log.debug("[{}] closing: no early election", members.self());
         }
       }
     }, MoreExecutors.directExecutor());
