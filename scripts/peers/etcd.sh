@@ -7,7 +7,7 @@ etcd_ensure_installed() { # installs Debian's etcd-server when etcd is missing; 
   command -v etcd >/dev/null && return 0
   echo "== installing Debian's etcd-server with apt-get" >&2
   local before pid
-  before=" $(pgrep -x etcd | tr '\n' ' ') "
+  before=" $(pgrep -x etcd | tr '\n' ' ' || true) "  # pgrep fails when none runs: not an error here
   apt-get update -q >&2
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q etcd-server >&2
   # The package enables an etcd service (on 2379/2380); on a machine with an init system it may
