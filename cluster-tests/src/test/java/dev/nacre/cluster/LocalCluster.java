@@ -34,6 +34,7 @@ final class LocalCluster implements AutoCloseable {
   static final String NS = "/nacos/v1/ns";
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
+  private static final int[] PORT_OFFSETS = {-1000, 0, 1000, 1001};
   private final Path root;
   private final List<Integer> ports = new ArrayList<>();
   private final List<Node> nodes = new ArrayList<>();
@@ -54,7 +55,7 @@ final class LocalCluster implements AutoCloseable {
       int p;
       do {
         p = FreePorts.mainPort();
-      } while (ports.contains(p) || ports.contains(p - 1000) || ports.contains(p + 1000) || ports.contains(p + 1001));
+      } while (sharesAPort(p));
       ports.add(p);
     }
     Map<String, String> s = new HashMap<>();
@@ -78,6 +79,24 @@ final class LocalCluster implements AutoCloseable {
     for (int i = 0; i < size; i++) {
       raftHooks.add(RaftLinkHooks.register(peerId(address(i)), address(i), faults));
     }
+  }
+
+  /**
+   * True when a node on main port {@code p} would use a port (P-1000 Raft, P, P+1000 clients,
+   * P+1001 peers) that a node already chosen uses: main ports 1 apart collide too (P+1001 of one
+   * is P+1000 of the next), which once failed a scenario with "Address already in use".
+   */
+  private boolean sharesAPort(int p) {
+    for (int q : ports) {
+      for (int offset : PORT_OFFSETS) {
+        for (int other : PORT_OFFSETS) {
+          if (p + offset == q + other) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   /** As {@code Node.peerId}: the member address with only id-safe characters. */
