@@ -35,11 +35,13 @@ public final class ClientGrpcServer implements AutoCloseable {
   private final ClientConnections connections;
   private final AutoCloseable detection;
   private final CpRequestPool cpPool;
+  private final ClientPortLoops loops;
 
   private ClientGrpcServer(String nodeName, Server server, ClientConnections connections,
-      AutoCloseable detection, CpRequestPool cpPool) {
+      AutoCloseable detection, CpRequestPool cpPool, ClientPortLoops loops) {
     this.nodeName = nodeName;
     this.cpPool = cpPool;
+    this.loops = loops;
     this.server = server;
     this.connections = connections;
     this.detection = detection;
@@ -61,7 +63,8 @@ public final class ClientGrpcServer implements AutoCloseable {
     QueryHandlers queries = new QueryHandlers(naming, codec, subscriptions, connections, pushTimeout);
     ConnectionTransportFilter filter = new ConnectionTransportFilter(connections);
     CpRequestPool cpPool = new CpRequestPool(nodeName);
-    Server server = NettyServerBuilder.forAddress(address)
+    ClientPortLoops loops = new ClientPortLoops(nodeName);
+    Server server = loops.applyTo(NettyServerBuilder.forAddress(address))
         // Handlers do not block (CP writes go to cpPool): running them on the transport threads
         // saves two thread hand-offs per request.
         .directExecutor()
@@ -78,11 +81,13 @@ public final class ClientGrpcServer implements AutoCloseable {
     try {
       server.start();
     } catch (IOException e) {
+      cpPool.close();
+      loops.close();
       throw new UncheckedIOException("cannot listen for Nacos clients on " + address
           + ": is the port (main port + 1000) free?", e);
     }
     log.info("[{}] Nacos client gRPC listening on {}", nodeName, address);
-    return new ClientGrpcServer(nodeName, server, connections, connections.startDetection(), cpPool);
+    return new ClientGrpcServer(nodeName, server, connections, connections.startDetection(), cpPool, loops);
   }
 
   public ClientConnections connections() {
@@ -107,6 +112,8 @@ public final class ClientGrpcServer implements AutoCloseable {
       server.awaitTermination(2, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } finally {
+      loops.close();
     }
   }
 }

@@ -1,0 +1,51 @@
+package dev.nacre.node.client;
+
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.ServerChannel;
+import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerSocketChannel;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The client port's own I/O threads. Its handlers run on them (see {@link CpRequestPool}), so
+ * they must not be gRPC's JVM-wide default threads, which the peer port and the peer channels
+ * share: a flood of client requests, or a handler held by the test harness's client gate, would
+ * stall replication and pings too.
+ */
+final class ClientPortLoops implements AutoCloseable {
+  private static final int IO_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
+
+  private final EventLoopGroup boss;
+  private final EventLoopGroup io;
+  private final Class<? extends ServerChannel> channelType;
+
+  @SuppressWarnings("deprecation") // Netty 4.1's event loop groups, as shaded by gRPC
+  ClientPortLoops(String nodeName) {
+    boolean epoll = Epoll.isAvailable();
+    boss = epoll ? new EpollEventLoopGroup(1, threads("client-grpc-accept-" + nodeName))
+        : new NioEventLoopGroup(1, threads("client-grpc-accept-" + nodeName));
+    io = epoll ? new EpollEventLoopGroup(IO_THREADS, threads("client-grpc-io-" + nodeName))
+        : new NioEventLoopGroup(IO_THREADS, threads("client-grpc-io-" + nodeName));
+    channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+  }
+
+  NettyServerBuilder applyTo(NettyServerBuilder builder) {
+    return builder.bossEventLoopGroup(boss).workerEventLoopGroup(io).channelType(channelType);
+  }
+
+  private static DefaultThreadFactory threads(String prefix) {
+    return new DefaultThreadFactory(prefix, true);
+  }
+
+  /** After the server has stopped. */
+  @Override
+  public void close() {
+    boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    io.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+  }
+}
