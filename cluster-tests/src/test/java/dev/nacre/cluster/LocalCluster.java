@@ -34,7 +34,7 @@ final class LocalCluster implements AutoCloseable {
   static final String NS = "/nacos/v1/ns";
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  private static final int[] PORT_OFFSETS = {-1000, 0, 1000, 1001};
+  private static final List<Integer> PORT_OFFSETS = List.of(-1000, 0, 1000, 1001);
   private final Path root;
   private final List<Integer> ports = new ArrayList<>();
   private final List<Node> nodes = new ArrayList<>();

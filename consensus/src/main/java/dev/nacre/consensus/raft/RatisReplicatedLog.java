@@ -253,12 +253,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   @Override
   public boolean standForElectionIfLeaderGone(String leaderId) {
     try {
-      boolean started = EarlyElection.standIfFollowing(server.getDivision(groupId), RaftPeerId.valueOf(leaderId));
-      if (started) {
-        log.info("[{}] leader {} is gone: standing for election now, not after the election timeout",
-            config.selfId(), leaderId);
-      }
-      return started;
+      return EarlyElection.standIfFollowing(server.getDivision(groupId), RaftPeerId.valueOf(leaderId));
     } catch (IOException | RuntimeException e) {
       log.debug("[{}] could not stand for election: {}", config.selfId(), e.toString());
       return false;
