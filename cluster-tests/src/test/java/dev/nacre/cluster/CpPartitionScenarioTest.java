@@ -86,6 +86,7 @@ class CpPartitionScenarioTest {
       s.cluster().faults().heal();
       s.disruption("heal: node " + deaf + " catches up", List.of(deaf));
       s.awaitAcknowledged(w, 20, Duration.ofSeconds(20));
+      s.awaitLivenessEvidence(Scenario.CP_RECOVERY);
       w.stop();
       onRest.stop();
 
@@ -125,6 +126,7 @@ class CpPartitionScenarioTest {
     Duration back = s.awaitAcknowledged(onMinority, 5, Duration.ofSeconds(30));
     s.note("the minority's clients had 5 operations acknowledged %d ms after the heal", back.toMillis());
     s.awaitAcknowledged(onMajority, 10, Duration.ofSeconds(20));
+    s.awaitLivenessEvidence(Scenario.CP_RECOVERY);
     onMinority.stop();
     onMajority.stop();
 

@@ -14,6 +14,7 @@ import dev.nacre.naming.persistent.NamingStateMachine;
 import dev.nacre.naming.push.PushService;
 import dev.nacre.naming.push.Subscriptions;
 import dev.nacre.naming.registry.RegistryIndex;
+import dev.nacre.node.api.CommitWaits;
 import dev.nacre.node.api.MemberView;
 import dev.nacre.node.api.Readiness;
 import dev.nacre.node.api.WriteRouting;
@@ -128,8 +129,8 @@ public final class Node implements AutoCloseable {
         config.address(),
         new InetSocketAddress(config.bind(), config.port()),
         router,
-        config.httpMaxBodyBytes(),
-        config.httpWorkerThreads(),
+        config.http(),
+        CommitWaits::mayWait,
         hooks.clientGateOrOpen());
     resources.push(http);
     if (cluster != null) {

@@ -31,7 +31,7 @@ final class Routes {
     Json json = new Json();
     InstanceWrites instanceWrites = new InstanceWrites(naming, json, routing);
     Map<String, Object> switches = switches(config);
-    new InstanceApi(naming, json, instanceWrites, udp).register(router);
+    new InstanceApi(naming, json, instanceWrites, udp, config.udpPushToClientIp()).register(router);
     new ServiceApi(naming, json).register(router);
     new NamespaceApi(naming, json).register(router);
     new ClusterApi(naming, json).register(router);

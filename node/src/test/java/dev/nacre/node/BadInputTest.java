@@ -101,6 +101,7 @@ class BadInputTest {
     String big = "metadata=" + "x".repeat(2 * 1024 * 1024);
     var r = node.http.send("POST", NS + "/instance?serviceName=big&ip=10.0.0.1&port=1", big);
     assertThat(r.status()).isEqualTo(413);
+    assertThat(r.body()).startsWith("caused: request body larger than").contains("nacre.http.max-body-bytes");
     assertThat(node.list("big").get("hosts")).isEmpty();
     assertUntouched();
   }

@@ -104,4 +104,45 @@ class ProbeAndQuorumTest {
       assertThat(node.list("cp").get("hosts")).isEmpty();
     }
   }
+
+  /**
+   * Issue 11 §3: CP writes that wait out their timeout (no quorum) on every worker do not hold up
+   * reads and ephemeral writes, which run on workers of their own.
+   */
+  @Test
+  void readsAndApWritesGoOnWhileCpWritesWaitOnEveryWorker() throws Exception {
+    int absentMember = FreePorts.mainPort();
+    int self = FreePorts.mainPort();
+    int workers = 4;
+    try (TestNode node = TestNode.start(dir, Map.of(
+        "nacre.port", String.valueOf(self),
+        "nacre.members", "127.0.0.1:" + self + ",127.0.0.1:" + absentMember,
+        "nacre.cluster.secret", "a-secret-for-this-test-only",
+        "nacre.http.worker-threads", String.valueOf(workers)))) {
+      java.util.concurrent.ExecutorService writers = java.util.concurrent.Executors.newFixedThreadPool(3 * workers);
+      try {
+        java.util.List<java.util.concurrent.Future<Integer>> cp = new java.util.ArrayList<>();
+        for (int i = 0; i < 3 * workers; i++) {
+          int port = 100 + i;
+          cp.add(writers.submit(() -> node.http.post(NS + "/instance", persistent("cp-flood", port, true)).status()));
+        }
+        // Every CP worker has taken a write (each waits out its 3 s) before the others arrive.
+        String cpWorker = "127.0.0.1:" + self + "-http-cp-";
+        await().atMost(Duration.ofSeconds(5)).until(() -> Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.getName().startsWith(cpWorker)).count() == workers);
+        long start = System.nanoTime();
+        assertThat(node.http.post(NS + "/instance", Map.of("serviceName", "ap-during", "ip", "127.0.0.1", "port", "9")).status())
+            .isEqualTo(200);
+        assertThat(node.list("ap-during").get("hosts")).hasSize(1);
+        long tookMs = Duration.ofNanos(System.nanoTime() - start).toMillis();
+        assertThat(tookMs).as("an AP write and a read while CP writes wait").isLessThan(1_500);
+        assertThat(cp.stream().filter(f -> !f.isDone()).count()).as("CP writes still waiting").isPositive();
+        for (var f : cp) {
+          assertThat(f.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(503);
+        }
+      } finally {
+        writers.shutdownNow();
+      }
+    }
+  }
 }

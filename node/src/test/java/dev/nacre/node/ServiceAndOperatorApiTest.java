@@ -136,5 +136,20 @@ class ServiceAndOperatorApiTest {
     assertThat(ctx.getLogger("dev.nacre.consensus.raft").getLevel()).isEqualTo(Level.DEBUG);
     assertThat(node.http.put(NS + "/operator/log", Map.of("logName", "naming-raft", "logLevel", "INFO")).status()).isEqualTo(200);
     assertThat(ctx.getLogger("dev.nacre.consensus.raft").getLevel()).isEqualTo(Level.INFO);
+    assertThat(node.http.put(NS + "/operator/log", Map.of("logName", "dev.nacre.naming", "logLevel", "WARN")).status()).isEqualTo(200);
+    assertThat(ctx.getLogger("dev.nacre.naming").getLevel()).isEqualTo(Level.WARN);
+    node.http.put(NS + "/operator/log", Map.of("logName", "dev.nacre.naming", "logLevel", "INFO"));
+  }
+
+  /** Issue 11: a name that is no logger of the server is refused and creates none. */
+  @Test
+  void anUnknownLoggerNameIsRefusedAndCreatesNoLogger() {
+    LoggerContext ctx = (LoggerContext) LoggerFactory.getILoggerFactory();
+    int before = ctx.getLoggerList().size();
+    var r = node.http.put(NS + "/operator/log", Map.of("logName", "made.up.logger.x1", "logLevel", "DEBUG"));
+    assertThat(r.status()).isEqualTo(400);
+    assertThat(r.body()).startsWith("caused: ").contains("logName").contains("naming-raft");
+    assertThat(ctx.exists("made.up.logger.x1")).isNull();
+    assertThat(ctx.getLoggerList()).hasSize(before);
   }
 }

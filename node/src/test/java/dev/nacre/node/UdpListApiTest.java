@@ -100,6 +100,17 @@ class UdpListApiTest {
     }
   }
 
+  /** Issue 11: clientIP cannot aim pushes at another host; they go where the request came from. */
+  @Test
+  void aPushGoesToTheAddressTheListCameFromNotToClientIp() throws Exception {
+    try (DatagramSocket socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+      socket.setSoTimeout(5_000);
+      Http.Response r = list("udp-elsewhere", "udpPort", String.valueOf(socket.getLocalPort()), "clientIP", "127.0.0.2");
+      assertThat(r.status()).as(r.body()).isEqualTo(200);
+      assertThat(receiveAndAck(socket).get("name").asText()).isEqualTo("DEFAULT_GROUP@@udp-elsewhere");
+    }
+  }
+
   @Test
   void badUdpParametersAreRefusedAndAMissingClientIpOnlyLists() {
     Http.Response port = list("udp-bad", "udpPort", "70000", "clientIP", "127.0.0.1");

@@ -14,8 +14,9 @@ import java.util.Set;
  * <ul>
  *   <li>CP: after each {@link CpDisruption} (e.g. the leader killed at t), the first OK CP write
  *       invoked at or after t on a node of the majority side completes within the recovery bound.
- *       FAIL if it is later or never comes; INCONCLUSIVE if no CP write was sent to the majority side
- *       after t.</li>
+ *       FAIL if it is later or never comes while writes were tried up to the bound; INCONCLUSIVE if
+ *       no CP write was sent to the majority side after t, or none that could show recovery (an
+ *       OK, or a write still unanswered at the bound): definite refusals (4xx) show nothing.</li>
  *   <li>AP: every AP write sent to a node that was not down (killed or paused, see
  *       {@link NodeOutage}) at any time during the write's interval was OK. Partitions are not
  *       outages: AP writes must succeed on both sides.</li>
@@ -75,11 +76,25 @@ public final class LivenessChecker {
                 Map<Outcome, Integer> counts = new EnumMap<>(Outcome.class);
                 attempts.stream().filter(op -> op.invokeNanos() <= limit)
                         .forEach(op -> counts.merge(op.outcome(), 1, Integer::sum));
-                failures.add(d.label() + ": no CP write acknowledged on " + d.majorityNodes() + " within "
-                        + ConvergenceChecker.ms(cpRecoveryBound.toNanos()) + " (writes sent in the bound: " + counts
+                String sent = " (writes sent in the bound: " + counts
                         + (firstOk.map(op -> "; first OK after +"
                         + ConvergenceChecker.ms(op.completeNanos() - d.atNanos()) + ": " + op.describe(origin))
-                        .orElse("; none OK at all")) + ")");
+                        .orElse("; none OK at all")) + ")";
+                // A definite refusal (FAIL: 4xx, or never sent) says nothing about recovery; only an OK
+                // or a write still unanswered at the bound does. Without one, the run stopped too soon.
+                boolean coversBound = attempts.stream().anyMatch(op -> op.outcome() != Outcome.FAIL
+                        && (op.completeNanos() >= limit || op.invokeNanos() >= limit));
+                if (!coversBound) {
+                    long lastEnd = attempts.stream().mapToLong(Op::completeNanos).max().orElse(d.atNanos());
+                    undecided.add(d.label() + ": too little evidence: no CP write to " + d.majorityNodes()
+                            + " was acknowledged or still pending at the bound of "
+                            + ConvergenceChecker.ms(cpRecoveryBound.toNanos()) + "; the last ended at +"
+                            + ConvergenceChecker.ms(lastEnd - d.atNanos()) + sent
+                            + ". Keep sending CP writes until the bound has passed");
+                    continue;
+                }
+                failures.add(d.label() + ": no CP write acknowledged on " + d.majorityNodes() + " within "
+                        + ConvergenceChecker.ms(cpRecoveryBound.toNanos()) + sent);
             } else {
                 long took = firstOk.get().completeNanos() - d.atNanos();
                 worstRecovery = Math.max(worstRecovery, took);

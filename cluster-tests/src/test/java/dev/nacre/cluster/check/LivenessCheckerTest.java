@@ -56,10 +56,25 @@ class LivenessCheckerTest {
 
     @Test
     void cpWritesNeverResumingFails() {
-        History h = history(cp("n2", 10_000, 13_000, Outcome.UNKNOWN), cp("n1", 10_500, 10_600, Outcome.OK));
+        History h = history(cp("n2", 10_000, 13_000, Outcome.UNKNOWN), cp("n2", 13_000, 16_000, Outcome.UNKNOWN),
+                cp("n1", 10_500, 10_600, Outcome.OK));
         CheckResult r = check(h, List.of());
         assertThat(r.verdict().status()).isEqualTo(Verdict.Status.FAIL);
-        assertThat(r.verdict().reason()).contains("none OK at all").contains("UNKNOWN=1");
+        assertThat(r.verdict().reason()).contains("none OK at all").contains("UNKNOWN=2");
+    }
+
+    /**
+     * Issue 11 §4: the run ended inside the bound and its only writes were definite refusals (4xx):
+     * nothing shows the majority failed to recover, so the check must not say FAIL.
+     */
+    @Test
+    void onlyRefusalsBeforeTheRunEndsAreTooLittleEvidence() {
+        History h = history(cp("n2", 10_500, 10_520, Outcome.FAIL), cp("n3", 12_000, 13_000, Outcome.UNKNOWN),
+                cp("n3", 14_000, 14_010, Outcome.FAIL));
+        CheckResult r = check(h, List.of());
+        assertThat(r.verdict().status()).as(r.report()).isEqualTo(Verdict.Status.INCONCLUSIVE);
+        assertThat(r.verdict().reason()).contains("too little evidence").contains("last ended at +4010.0 ms")
+                .contains("FAIL=2");
     }
 
     @Test

@@ -19,13 +19,16 @@ public final class InstanceApi {
   private final InstanceWrites writes;
   private final RequestReader reader;
   private final UdpSubscriber udp;
+  private final boolean udpToClientIp;
 
-  public InstanceApi(NamingOperations naming, Json json, InstanceWrites writes, UdpSubscriber udp) {
+  /** @param udpToClientIp push to {@code clientIP} as given rather than to the request's source */
+  public InstanceApi(NamingOperations naming, Json json, InstanceWrites writes, UdpSubscriber udp, boolean udpToClientIp) {
     this.naming = naming;
     this.json = json;
     this.writes = writes;
     this.reader = writes.reader();
     this.udp = udp;
+    this.udpToClientIp = udpToClientIp;
   }
 
   public void register(Router router) {
@@ -51,7 +54,7 @@ public final class InstanceApi {
   private ApiResponse list(ApiRequest r) {
     ServiceKey service = reader.service(r);
     Set<String> clusters = reader.clusters(r, "clusters");
-    Optional<InetSocketAddress> receiver = UdpReceivers.of(r);
+    Optional<InetSocketAddress> receiver = UdpReceivers.of(r, udpToClientIp);
     ServiceView view = naming.listInstances(
         service, clusters, r.boolParam("healthyOnly").orElse(false), reader.linearizable(r));
     String clustersAsAsked = r.param("clusters", "");

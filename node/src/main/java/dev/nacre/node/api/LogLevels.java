@@ -7,7 +7,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Changes log levels at run time. Accepts Nacos' log names (naming-server, naming-raft, ...) and
- * plain logger names.
+ * the names of loggers that already exist (a class's, or a package of one); any other name is
+ * refused, so that requests cannot create loggers without bound.
  */
 final class LogLevels {
   private static final Map<String, String> NACOS_NAMES = Map.of(
@@ -33,7 +34,13 @@ final class LogLevels {
     if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
       throw new IllegalStateException("logging is not backed by logback; cannot change levels at run time");
     }
-    context.getLogger(loggerName).setLevel(level);
+    ch.qos.logback.classic.Logger logger = context.exists(loggerName);
+    if (logger == null) {
+      throw new IllegalArgumentException("Param 'logName' must be one of " + new java.util.TreeSet<>(NACOS_NAMES.keySet())
+          + " or the name of a logger of this server (a class or package such as dev.nacre.naming); got '"
+          + logName + "'");
+    }
+    logger.setLevel(level);
     return loggerName;
   }
 }

@@ -8,7 +8,13 @@ import java.net.UnknownHostException;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
-/** Reads a 1.x client's UDP receiver from {@code udpPort} and {@code clientIP}, never resolving names. */
+/**
+ * Reads a 1.x client's UDP receiver from {@code udpPort} and {@code clientIP}, never resolving
+ * names. Pushes go to the address the request came from (the client's receiver listens on every
+ * address of its host), not to whatever {@code clientIP} names: otherwise anyone could aim this
+ * node's pushes at a third party. {@code nacre.naming.push.udp-to-client-ip=true} trusts
+ * {@code clientIP}, for clients behind a proxy on a trusted network.
+ */
 final class UdpReceivers {
   private static final Pattern IPV4 =
       Pattern.compile("^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)$");
@@ -17,7 +23,7 @@ final class UdpReceivers {
   private UdpReceivers() {}
 
   /** Empty when no push is asked for ({@code udpPort} absent or 0, or no {@code clientIP}). */
-  static Optional<InetSocketAddress> of(ApiRequest r) {
+  static Optional<InetSocketAddress> of(ApiRequest r, boolean toClientIp) {
     int port = r.intParam("udpPort").orElse(0);
     if (port == 0) {
       return Optional.empty();
@@ -35,7 +41,8 @@ final class UdpReceivers {
     }
     try {
       // A literal: parsed, never looked up.
-      return Optional.of(new InetSocketAddress(InetAddress.getByName(literal), port));
+      InetAddress named = InetAddress.getByName(literal);
+      return Optional.of(new InetSocketAddress(toClientIp ? named : r.source().orElse(named), port));
     } catch (UnknownHostException e) {
       throw HttpError.badRequest("Param 'clientIP' must be an IP address for UDP push, got '" + literal + "'.");
     }

@@ -4,6 +4,7 @@ import dev.nacre.consensus.distro.DistroConfig;
 import dev.nacre.consensus.raft.RaftConfig;
 import dev.nacre.naming.NamingConfig;
 import dev.nacre.naming.push.PushConfig;
+import dev.nacre.node.http.HttpLimits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,8 +29,7 @@ public record NodeConfig(
     int port,
     Path dataDir,
     List<String> members,
-    int httpMaxBodyBytes,
-    int httpWorkerThreads,
+    HttpLimits http,
     Duration cpTimeout,
     Duration electionTimeoutMin,
     Duration electionTimeoutMax,
@@ -40,7 +40,8 @@ public record NodeConfig(
     NamingConfig naming,
     ClusterSettings cluster,
     ClientSettings client,
-    PushConfig push) {
+    PushConfig push,
+    boolean udpPushToClientIp) {
 
   public static final String HOST = "nacre.host";
   public static final String BIND = "nacre.bind";
@@ -49,6 +50,8 @@ public record NodeConfig(
   public static final String MEMBERS = "nacre.members";
   public static final String HTTP_MAX_BODY = "nacre.http.max-body-bytes";
   public static final String HTTP_THREADS = "nacre.http.worker-threads";
+  public static final String HTTP_IDLE_TIMEOUT = "nacre.http.idle-timeout-ms";
+  public static final String HTTP_MAX_CONNECTIONS = "nacre.http.max-connections";
   public static final String CP_TIMEOUT = "nacre.cp.timeout-ms";
   public static final String ELECTION_MIN = "nacre.raft.election-timeout-min-ms";
   public static final String ELECTION_MAX = "nacre.raft.election-timeout-max-ms";
@@ -86,6 +89,7 @@ public record NodeConfig(
   public static final String PUSH_MAX_RETRY = "nacre.naming.push.max-retry-ms";
   public static final String PUSH_DROP_AFTER = "nacre.naming.push.drop-after-ms";
   public static final String PUSH_UDP_LEASE = "nacre.naming.push.udp-lease-ms";
+  public static final String PUSH_UDP_TO_CLIENT_IP = "nacre.naming.push.udp-to-client-ip";
 
   public NodeConfig {
     members = List.copyOf(members);
@@ -165,8 +169,11 @@ public record NodeConfig(
         s.integer(CLIENT_METADATA_MAX, clientDefaults.metadataMaxLength(), 1, 1 << 20));
     NodeConfig config = new NodeConfig(
         host, bind, port, dataDir, members,
-        s.integer(HTTP_MAX_BODY, 1 << 20, 1024, 64 << 20),
-        s.integer(HTTP_THREADS, 32, 1, 1024),
+        new HttpLimits(
+            s.integer(HTTP_MAX_BODY, HttpLimits.DEFAULT_MAX_BODY_BYTES, 1024, 64 << 20),
+            s.integer(HTTP_THREADS, HttpLimits.DEFAULT_WORKER_THREADS, 1, 1024),
+            millis(s, HTTP_IDLE_TIMEOUT, HttpLimits.DEFAULT_IDLE_TIMEOUT),
+            s.integer(HTTP_MAX_CONNECTIONS, HttpLimits.DEFAULT_MAX_CONNECTIONS, 1, 1 << 20)),
         cpTimeout,
         millis(s, ELECTION_MIN, RaftConfig.DEFAULT_ELECTION_TIMEOUT_MIN),
         millis(s, ELECTION_MAX, RaftConfig.DEFAULT_ELECTION_TIMEOUT_MAX),
@@ -177,7 +184,8 @@ public record NodeConfig(
         naming,
         clusterSettings,
         client,
-        pushConfig(s));
+        pushConfig(s),
+        s.bool(PUSH_UDP_TO_CLIENT_IP, false));
     Set<String> unknown = s.unknownKeys("nacre.");
     if (!unknown.isEmpty()) {
       throw new IllegalArgumentException("unknown settings " + unknown + "; see conf/nacre.properties.example for the keys");

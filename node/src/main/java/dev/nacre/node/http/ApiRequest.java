@@ -1,5 +1,6 @@
 package dev.nacre.node.http;
 
+import java.net.InetAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,14 +15,27 @@ public final class ApiRequest {
   private final Map<String, List<String>> params;
   private final String body;
   private final boolean forwarded;
+  private final Optional<InetAddress> source;
 
   /** @param forwarded true when another member forwarded it here: answer locally, never forward again */
   public ApiRequest(String method, String path, Map<String, List<String>> params, String body, boolean forwarded) {
+    this(method, path, params, body, forwarded, Optional.empty());
+  }
+
+  /** @param source the address the request came from; empty when it was forwarded by a member */
+  public ApiRequest(String method, String path, Map<String, List<String>> params, String body, boolean forwarded,
+      Optional<InetAddress> source) {
     this.method = method;
     this.path = path;
     this.params = params;
     this.body = body;
     this.forwarded = forwarded;
+    this.source = source;
+  }
+
+  /** The client's address, when the request came straight from it. */
+  public Optional<InetAddress> source() {
+    return source;
   }
 
   public boolean forwarded() {

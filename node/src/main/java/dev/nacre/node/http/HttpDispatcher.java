@@ -18,21 +18,32 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.AttributeKey;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Turns a decoded request into an {@link ApiRequest}, runs its handler off the event loop (handlers
- * may wait for a Raft commit) and writes the answer. Every failure becomes a status with a
- * message; nothing a client sends can kill the connection handler or the node.
+ * may wait for a Raft commit) and writes the answer. A connection has one request in flight: its
+ * pipelined requests wait in order (reading pauses at {@value #MAX_QUEUED_PER_CONNECTION}), so
+ * answers keep the requests' order. Counts connections against the cap and closes idle ones.
+ * Every failure becomes a status with a message; nothing a client sends can kill the connection
+ * handler or the node.
  *
  * <p>The {@link ClientGate} sees every request before anything else and every answer before it is
  * written: a dropped one resets the connection (RST, no response bytes), a held one is handled or
@@ -43,19 +54,109 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
   private static final Logger log = LoggerFactory.getLogger(HttpDispatcher.class);
 
   private final Router router;
-  private final ExecutorService workers;
+  private final Function<ApiRequest, ExecutorService> workers;
   private final String self;
   private final ClientGate gate;
+  private final int maxConnections;
+  private final AtomicInteger open = new AtomicInteger();
 
-  HttpDispatcher(Router router, ExecutorService workers, String self, ClientGate gate) {
+  /** Pipelined requests held per connection before it stops reading. */
+  static final int MAX_QUEUED_PER_CONNECTION = 16;
+  private static final AttributeKey<InOrder> IN_ORDER = AttributeKey.valueOf("nacre.http.in-order");
+
+  /** A connection's requests not yet answered; touched only on its event loop. */
+  private static final class InOrder {
+    final ArrayDeque<FullHttpRequest> queue = new ArrayDeque<>();
+    boolean busy;
+  }
+
+  /** @param workers the pool that runs a request's handler */
+  HttpDispatcher(Router router, Function<ApiRequest, ExecutorService> workers, String self, ClientGate gate,
+      int maxConnections) {
     this.router = router;
     this.workers = workers;
     this.self = self;
     this.gate = gate;
+    this.maxConnections = maxConnections;
+  }
+
+  /** One connection over the cap gets 503 and is closed; the others wait for their first request. */
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) throws Exception {
+    super.channelActive(ctx);
+    if (open.incrementAndGet() > maxConnections) {
+      ctx.channel().config().setAutoRead(false); // nothing it sends is served
+      log.warn("[{}] refusing an HTTP connection from {}: {} are open (nacre.http.max-connections)", self,
+          ctx.channel().remoteAddress(), maxConnections);
+      writeNow(ctx, ApiResponse.error(503, "too many connections to server " + self + " (" + maxConnections
+          + " open); retry later, close idle connections, or raise nacre.http.max-connections"), false);
+    }
   }
 
   @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    open.decrementAndGet();
+    InOrder pending = ctx.channel().attr(IN_ORDER).getAndSet(null);
+    if (pending != null) {
+      pending.queue.forEach(FullHttpRequest::release);
+      pending.queue.clear();
+    }
+    super.channelInactive(ctx);
+  }
+
+  /** Neither a request nor an answer for the idle timeout: the connection goes. */
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+    if (event instanceof IdleStateEvent) {
+      log.debug("[{}] closing idle HTTP connection from {}", self, ctx.channel().remoteAddress());
+      ctx.close();
+    } else {
+      super.userEventTriggered(ctx, event);
+    }
+  }
+
+  /** Queues the request behind the connection's earlier ones; served once those are answered. */
+  @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+    InOrder pending = ctx.channel().attr(IN_ORDER).get();
+    if (pending == null) {
+      pending = new InOrder();
+      ctx.channel().attr(IN_ORDER).set(pending);
+    }
+    pending.queue.add(request.retain());
+    if (pending.queue.size() >= MAX_QUEUED_PER_CONNECTION) {
+      ctx.channel().config().setAutoRead(false); // read on once the client has taken its answers
+    }
+    if (!pending.busy) {
+      serveNext(ctx, pending);
+    }
+  }
+
+  /** On the connection's event loop: the next queued request, or reading on when none is left. */
+  private void serveNext(ChannelHandlerContext ctx, InOrder pending) {
+    FullHttpRequest next = pending.queue.poll();
+    if (next == null) {
+      pending.busy = false;
+      ctx.channel().config().setAutoRead(true);
+      return;
+    }
+    pending.busy = true;
+    try {
+      handle(ctx, next);
+    } finally {
+      next.release();
+    }
+  }
+
+  /** Called once per request when its keep-alive answer is written: the next one may go. */
+  private void answered(ChannelHandlerContext ctx) {
+    InOrder pending = ctx.channel().attr(IN_ORDER).get();
+    if (pending != null) {
+      ctx.executor().execute(() -> serveNext(ctx, pending));
+    }
+  }
+
+  private void handle(ChannelHandlerContext ctx, FullHttpRequest request) {
     ClientGate.Decision d = gate.decide(self);
     switch (d.action()) {
       case PASS -> serve(ctx, request);
@@ -87,13 +188,14 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     }
     ApiRequest apiRequest;
     try {
-      apiRequest = toApiRequest(request);
+      apiRequest = toApiRequest(request, ctx.channel().remoteAddress() instanceof InetSocketAddress from
+          ? Optional.ofNullable(from.getAddress()) : Optional.empty());
     } catch (RuntimeException e) {
       write(ctx, Router.toResponse(e), keepAlive);
       return;
     }
     try {
-      workers.execute(() -> write(ctx, router.serve(apiRequest), keepAlive));
+      workers.apply(apiRequest).execute(() -> write(ctx, router.serve(apiRequest), keepAlive));
     } catch (RejectedExecutionException e) {
       write(ctx, ApiResponse.error(503, "server is overloaded or shutting down; retry later"), false);
     }
@@ -110,7 +212,7 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     return ApiResponse.error(400, "malformed HTTP request: " + cause.getMessage());
   }
 
-  private static ApiRequest toApiRequest(FullHttpRequest request) {
+  private static ApiRequest toApiRequest(FullHttpRequest request, Optional<InetAddress> source) {
     QueryStringDecoder uri;
     Map<String, List<String>> params = new LinkedHashMap<>();
     String body = request.content().toString(StandardCharsets.UTF_8);
@@ -127,7 +229,7 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     } catch (IllegalArgumentException e) {
       throw HttpError.badRequest("malformed URL or form encoding: " + e.getMessage());
     }
-    return new ApiRequest(request.method().name(), uri.path(), params, body, false);
+    return new ApiRequest(request.method().name(), uri.path(), params, body, false, source);
   }
 
   private void write(ChannelHandlerContext ctx, ApiResponse response, boolean keepAlive) {
@@ -140,7 +242,7 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     }
   }
 
-  private static void writeNow(ChannelHandlerContext ctx, ApiResponse response, boolean keepAlive) {
+  private void writeNow(ChannelHandlerContext ctx, ApiResponse response, boolean keepAlive) {
     FullHttpResponse http = new DefaultFullHttpResponse(
         HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(response.status()), Unpooled.wrappedBuffer(response.body()));
     http.headers().set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
@@ -148,6 +250,7 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     if (keepAlive) {
       http.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
       ctx.writeAndFlush(http);
+      answered(ctx);
     } else {
       http.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
       ctx.writeAndFlush(http).addListener(ChannelFutureListener.CLOSE);

@@ -9,20 +9,22 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Open API's HTTP/1.1 server on Netty. Bodies over the limit are answered 413 by the
- * aggregator before any handler runs; handlers run on a bounded worker pool.
+ * The Open API's HTTP/1.1 server on Netty, within {@link HttpLimits}. Bodies over the limit are
+ * answered 413 by the aggregator before any handler runs; handlers run on a bounded worker pool; a
+ * connection carries one request at a time, so answers keep the order of pipelined requests.
  */
 public final class HttpServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HttpServer.class);
@@ -35,46 +37,36 @@ public final class HttpServer implements AutoCloseable {
   private final EventLoopGroup boss;
   private final EventLoopGroup io;
   private final ThreadPoolExecutor workers;
+  private final ThreadPoolExecutor commitWorkers;
   private final Channel channel;
 
-  private HttpServer(EventLoopGroup boss, EventLoopGroup io, ThreadPoolExecutor workers, Channel channel) {
+  private HttpServer(EventLoopGroup boss, EventLoopGroup io, ThreadPoolExecutor workers,
+      ThreadPoolExecutor commitWorkers, Channel channel) {
     this.boss = boss;
     this.io = io;
     this.workers = workers;
+    this.commitWorkers = commitWorkers;
     this.channel = channel;
   }
 
   /**
-   * Binds and starts serving. Fails with an exception naming the address when the port is taken.
-   *
-   * @param maxBodyBytes larger request bodies get 413
-   * @param workerThreads handlers that may run at once (they can wait up to the CP timeout)
-   */
-  public static HttpServer start(
-      String name, InetSocketAddress address, Router router, int maxBodyBytes, int workerThreads)
-      throws InterruptedException {
-    return start(name, address, router, maxBodyBytes, workerThreads, ClientGate.OPEN);
-  }
-
-  /**
-   * As above, with every request and answer passing {@code gate} first (fault injection in
-   * tests; {@link ClientGate#OPEN} in production).
+   * Binds and starts serving, with every request and answer passing {@code gate} first (fault
+   * injection in tests; {@link ClientGate#OPEN} in production). Fails with an exception naming the
+   * address when the port is taken.
    *
    * @param name the node's member address: the log prefix, and what the gate is asked about
+   * @param mayWaitForCommit requests that may wait for a Raft commit: they get workers of their own
+   *     ({@link HttpLimits#workerThreads()} more), so that the others go on while those wait
    */
-  public static HttpServer start(String name, InetSocketAddress address, Router router,
-      int maxBodyBytes, int workerThreads, ClientGate gate) throws InterruptedException {
-    AtomicInteger seq = new AtomicInteger();
-    ThreadPoolExecutor workers = new ThreadPoolExecutor(
-        workerThreads, workerThreads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(4096),
-        r -> {
-          Thread t = new Thread(r, name + "-http-" + seq.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
+  public static HttpServer start(String name, InetSocketAddress address, Router router, HttpLimits limits,
+      Predicate<ApiRequest> mayWaitForCommit, ClientGate gate) throws InterruptedException {
+    ThreadPoolExecutor workers = workers(name + "-http-", limits.workerThreads());
+    ThreadPoolExecutor commitWorkers = workers(name + "-http-cp-", limits.workerThreads());
     EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     EventLoopGroup io = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
-    HttpDispatcher dispatcher = new HttpDispatcher(router, workers, name, gate);
+    HttpDispatcher dispatcher = new HttpDispatcher(router,
+        request -> mayWaitForCommit.test(request) ? commitWorkers : workers, name, gate, limits.maxConnections());
+    long idleNanos = limits.idleTimeout().toNanos();
     try {
       Channel channel = new ServerBootstrap()
           .group(boss, io)
@@ -83,27 +75,38 @@ public final class HttpServer implements AutoCloseable {
             @Override
             protected void initChannel(SocketChannel ch) {
               ch.pipeline()
+                  .addLast(new IdleStateHandler(0, 0, idleNanos, TimeUnit.NANOSECONDS))
                   .addLast(new HttpServerCodec(MAX_REQUEST_LINE, MAX_HEADERS, MAX_CHUNK))
                   .addLast(new HttpServerKeepAliveHandler())
-                  .addLast(new HttpObjectAggregator(maxBodyBytes))
+                  .addLast(new BoundedBodyAggregator(limits.maxBodyBytes()))
                   .addLast(dispatcher);
             }
           })
           .bind(address)
           .sync()
           .channel();
-      log.info("[{}] HTTP Open API listening on {}", name, channel.localAddress());
-      return new HttpServer(boss, io, workers, channel);
+      log.info("[{}] HTTP Open API listening on {} ({})", name, channel.localAddress(), limits);
+      return new HttpServer(boss, io, workers, commitWorkers, channel);
     } catch (Exception e) {
       boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
       io.shutdownGracefully(0, 0, TimeUnit.SECONDS);
       workers.shutdownNow();
+      commitWorkers.shutdownNow();
       if (e instanceof InterruptedException ie) {
         throw ie;
       }
       throw new IllegalStateException("cannot serve HTTP on " + address + " (" + e.getMessage()
           + "): is another process using the port? Choose another with --port", e);
     }
+  }
+
+  private static ThreadPoolExecutor workers(String prefix, int threads) {
+    AtomicInteger seq = new AtomicInteger();
+    return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(4096), r -> {
+      Thread t = new Thread(r, prefix + seq.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
   }
 
   public InetSocketAddress address() {
@@ -116,5 +119,6 @@ public final class HttpServer implements AutoCloseable {
     boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     io.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     workers.shutdownNow();
+    commitWorkers.shutdownNow();
   }
 }

@@ -1,0 +1,34 @@
+package dev.nacre.node.http;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What one node's HTTP port takes on, with the defaults of the Tomcat that Nacos runs on where it
+ * has one. A connection carries one request at a time (a pipelined one waits for the answer before
+ * it; answers come back in request order).
+ *
+ * @param maxBodyBytes larger request bodies get 413
+ * @param workerThreads handlers that may run at once in each of two pools: one for requests that
+ *     may wait for a Raft commit (up to the CP timeout), one for the rest
+ * @param idleTimeout a connection with no request and no answer this long is closed (Tomcat: 60 s)
+ * @param maxConnections connections open at once; one more is answered 503 and closed (Tomcat: 8192)
+ */
+public record HttpLimits(int maxBodyBytes, int workerThreads, Duration idleTimeout, int maxConnections) {
+  public static final int DEFAULT_MAX_BODY_BYTES = 1 << 20;
+  public static final int DEFAULT_WORKER_THREADS = 32;
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
+  public static final int DEFAULT_MAX_CONNECTIONS = 8192;
+
+  public HttpLimits {
+    Objects.requireNonNull(idleTimeout, "idleTimeout");
+    if (maxBodyBytes < 1 || workerThreads < 1 || maxConnections < 1 || idleTimeout.isNegative() || idleTimeout.isZero()) {
+      throw new IllegalArgumentException("HTTP limits must be positive: " + maxBodyBytes + " body bytes, "
+          + workerThreads + " workers, idle " + idleTimeout + ", " + maxConnections + " connections");
+    }
+  }
+
+  public static HttpLimits defaults() {
+    return new HttpLimits(DEFAULT_MAX_BODY_BYTES, DEFAULT_WORKER_THREADS, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS);
+  }
+}

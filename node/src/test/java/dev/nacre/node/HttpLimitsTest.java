@@ -1,0 +1,122 @@
+package dev.nacre.node;
+
+import static dev.nacre.node.TestNode.NS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.nacre.node.config.NodeConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The HTTP port's limits (issue 11 §3): one request in flight per connection, idle timeout, connection cap. */
+@Timeout(60)
+class HttpLimitsTest {
+  private static final Pattern LENGTH = Pattern.compile("(?i)content-length: *(\\d+)");
+
+  @TempDir Path dir;
+
+  /** One HTTP/1.1 answer from a raw connection: status line, headers and body. */
+  private static String readAnswer(InputStream in) throws IOException {
+    ByteArrayOutputStream head = new ByteArrayOutputStream();
+    while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        return head.toString(StandardCharsets.ISO_8859_1);
+      }
+      head.write(b);
+    }
+    String headers = head.toString(StandardCharsets.ISO_8859_1);
+    Matcher m = LENGTH.matcher(headers);
+    int length = m.find() ? Integer.parseInt(m.group(1)) : 0;
+    return headers + new String(in.readNBytes(length), StandardCharsets.ISO_8859_1);
+  }
+
+  private static String request(String method, String pathAndQuery) {
+    return method + " " + pathAndQuery + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n";
+  }
+
+  /**
+   * A persistent write (a Raft commit and a flush) pipelined before a read of the same service: the
+   * read is answered second and sees the write. Run side by side, the read would finish first.
+   */
+  @Test
+  void pipelinedRequestsAreAnsweredOneAtATimeInOrder() throws Exception {
+    try (TestNode node = TestNode.start(dir); Socket s = new Socket("127.0.0.1", node.node().httpAddress().getPort())) {
+      s.setSoTimeout(15_000);
+      String pipelined = "";
+      for (int i = 0; i < 5; i++) {
+        pipelined += request("POST", NS + "/instance?serviceName=piped&ip=127.0.7." + (i + 1) + "&port=80&ephemeral=false")
+            + request("GET", NS + "/instance/list?serviceName=piped");
+      }
+      OutputStream out = s.getOutputStream();
+      out.write(pipelined.getBytes(StandardCharsets.ISO_8859_1));
+      out.flush();
+      InputStream in = s.getInputStream();
+      for (int i = 0; i < 5; i++) {
+        String write = readAnswer(in);
+        assertThat(write).as("answer %d", 2 * i).startsWith("HTTP/1.1 200").endsWith("ok");
+        String list = readAnswer(in);
+        assertThat(list).as("answer %d", 2 * i + 1).startsWith("HTTP/1.1 200").contains("\"hosts\"");
+        for (int j = 0; j <= i; j++) {
+          assertThat(list).as("list after write %d", i).contains("\"ip\":\"127.0.7." + (j + 1) + "\"");
+        }
+      }
+    }
+  }
+
+  @Test
+  void aConnectionIdleForTheTimeoutIsClosed() throws Exception {
+    try (TestNode node = TestNode.start(dir, Map.of(NodeConfig.HTTP_IDLE_TIMEOUT, "300"));
+        Socket s = new Socket("127.0.0.1", node.node().httpAddress().getPort())) {
+      s.setSoTimeout(10_000);
+      OutputStream out = s.getOutputStream();
+      out.write(request("GET", NS + "/instance/list?serviceName=idle").getBytes(StandardCharsets.ISO_8859_1));
+      out.flush();
+      assertThat(readAnswer(s.getInputStream())).startsWith("HTTP/1.1 200");
+      long start = System.nanoTime();
+      int next;
+      try {
+        next = s.getInputStream().read();
+      } catch (SocketTimeoutException e) {
+        throw new AssertionError("the idle connection was still open after 10 s", e);
+      }
+      long waitedMs = (System.nanoTime() - start) / 1_000_000;
+      assertThat(next).as("end of stream").isEqualTo(-1);
+      assertThat(waitedMs).isBetween(200L, 5_000L);
+    }
+  }
+
+  @Test
+  void aConnectionOverTheCapIsAnswered503AndTheCapFreesWhenOneCloses() throws Exception {
+    try (TestNode node = TestNode.start(dir, Map.of(NodeConfig.HTTP_MAX_CONNECTIONS, "2"))) {
+      int port = node.node().httpAddress().getPort();
+      try (Socket a = new Socket("127.0.0.1", port); Socket b = new Socket("127.0.0.1", port)) {
+        for (Socket s : new Socket[] {a, b}) {
+          s.setSoTimeout(15_000);
+          s.getOutputStream().write(request("GET", NS + "/instance/list?serviceName=cap").getBytes(StandardCharsets.ISO_8859_1));
+          assertThat(readAnswer(s.getInputStream())).startsWith("HTTP/1.1 200");
+        }
+        try (Socket c = new Socket("127.0.0.1", port)) {
+          c.setSoTimeout(15_000);
+          assertThat(readAnswer(c.getInputStream())).startsWith("HTTP/1.1 503")
+              .contains("caused: too many connections").contains("nacre.http.max-connections");
+        }
+      }
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+          assertThat(node.http.get(NS + "/instance/list", Map.of("serviceName", "cap")).status()).isEqualTo(200));
+    }
+  }
+}
