@@ -16,6 +16,7 @@ import dev.nacre.naming.push.Subscriptions;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.node.api.CommitWaits;
 import dev.nacre.node.api.MemberView;
+import dev.nacre.node.api.NodeCounts;
 import dev.nacre.node.api.Readiness;
 import dev.nacre.node.api.WriteRouting;
 import dev.nacre.node.client.ClientConnections;
@@ -55,7 +56,7 @@ public final class Node implements AutoCloseable {
   private NamingOperations naming;
   private ClusterServices cluster;
   private HttpServer http;
-  private ClientGrpcServer clientGrpc;
+  private volatile ClientGrpcServer clientGrpc;
   private PushService push;
   private UdpSubscriptions udp;
   private Readiness readiness;
@@ -123,7 +124,8 @@ public final class Node implements AutoCloseable {
     udp = UdpSubscriptions.start(config.address(), new InetSocketAddress(config.bind(), 0),
         push, config.push().udpLease(), clock, scheduler);
     resources.push(udp);
-    Router router = new Routes(naming, this::members, routing, config, udp, readiness).router();
+    Router router = new Routes(naming, this::members, routing, config, udp, readiness,
+        nodeCounts(ephemeral, index, probesHere)).router();
     // HTTP first: its probes tell how the start goes; every other request gets 503 until ready.
     http = HttpServer.start(
         config.address(),
@@ -157,6 +159,27 @@ public final class Node implements AutoCloseable {
     readiness.serving();
     log.info("[{}] ready (distro {}): HTTP on {}, Nacos clients on {}, Raft on {}", config.address(),
         readiness.distro(), http.address(), clientGrpc.port(), config.raftPort());
+  }
+
+  private NodeCounts nodeCounts(EphemeralStore ephemeral, RegistryIndex index, Predicate<ServiceKey> probesHere) {
+    return new NodeCounts() {
+      @Override
+      public int subscriptions() {
+        return push.size(); // gRPC subscribers and 1.x UDP receivers alike
+      }
+
+      @Override
+      public int clients() {
+        ClientGrpcServer port = clientGrpc; // opens last: no client before it
+        return port == null ? 0 : port.connections().registeredIds().size();
+      }
+
+      @Override
+      public long responsibleInstances() {
+        return ephemeral.countOwned() + index.allServices().stream()
+            .filter(s -> probesHere.test(s.key())).mapToLong(s -> s.persistentInstances().size()).sum();
+      }
+    };
   }
 
   /** Pushes every change of the index to the subscribers of this node's clients. */

@@ -8,6 +8,7 @@ import dev.nacre.node.api.InstanceApi;
 import dev.nacre.node.api.InstanceWrites;
 import dev.nacre.node.api.Json;
 import dev.nacre.node.api.NamespaceApi;
+import dev.nacre.node.api.NodeCounts;
 import dev.nacre.node.api.OperatorApi;
 import dev.nacre.node.api.Readiness;
 import dev.nacre.node.api.ServiceApi;
@@ -27,7 +28,7 @@ final class Routes {
   private final Router router = new Router();
 
   Routes(NamingOperations naming, ClusterStatus cluster, WriteRouting routing, NodeConfig config, UdpSubscriber udp,
-      Readiness readiness) {
+      Readiness readiness, NodeCounts nodeCounts) {
     Json json = new Json();
     InstanceWrites instanceWrites = new InstanceWrites(naming, json, routing);
     Map<String, Object> switches = switches(config);
@@ -35,7 +36,7 @@ final class Routes {
     new ServiceApi(naming, json).register(router);
     new NamespaceApi(naming, json).register(router);
     new ClusterApi(naming, json).register(router);
-    new OperatorApi(naming, cluster, json, switches, config.address()).register(router);
+    new OperatorApi(naming, cluster, json, switches, config.address(), nodeCounts).register(router);
     new HealthApi(cluster, readiness, config.address()).register(router);
     // Until the node is ready, clients get 503 (a Nacos client then tries another server) instead
     // of a registry that may lack what peers hold; peers' forwarded writes are taken.
@@ -47,7 +48,7 @@ final class Routes {
     new V2InstanceApi(naming, json, instanceWrites).register(router);
     new V2ServiceApi(naming, json).register(router);
     new V2HealthApi(naming, json).register(router);
-    new V2OperatorApi(naming, cluster, json, switches, config.address()).register(router);
+    new V2OperatorApi(naming, cluster, json, switches, config.address(), nodeCounts).register(router);
   }
 
   Router router() {

@@ -193,6 +193,39 @@ class ClientGrpcProtocolTest {
     }
   }
 
+  private static JsonNode operatorMetrics() {
+    return TestNode.json(node.http.get(TestNode.NS + "/operator/metrics", Map.of()));
+  }
+
+  /** Nacos' naming metrics count this node's clients, subscriptions and owned instances (no stubs). */
+  @Test
+  void operatorMetricsCountClientsSubscriptionsAndResponsibleInstances() throws Exception {
+    JsonNode before = operatorMetrics();
+    try (RawNacosClient subscriber = new RawNacosClient(grpcPort); RawNacosClient writer = new RawNacosClient(grpcPort)) {
+      for (RawNacosClient c : new RawNacosClient[] {subscriber, writer}) {
+        c.setUp();
+        c.next("SetupAckRequest", Duration.ofSeconds(5));
+      }
+      subscriber.call("SubscribeServiceRequest",
+          "{\"namespace\":\"public\",\"serviceName\":\"counted\",\"groupName\":\"DEFAULT_GROUP\",\"subscribe\":true,\"clusters\":\"\"}");
+      writer.call("InstanceRequest", instanceRequest("counted", "registerInstance", instance(5151)));
+      node.http.post(TestNode.NS + "/instance", Map.of("serviceName", "counted-cp", "ip", "127.0.0.1", "port", "5152",
+          "ephemeral", "false"));
+      JsonNode during = operatorMetrics();
+      assertThat(during.get("clientCount").asInt() - before.get("clientCount").asInt()).isEqualTo(2);
+      assertThat(during.get("subscribeCount").asInt() - before.get("subscribeCount").asInt()).isEqualTo(1);
+      assertThat(during.get("responsibleInstanceCount").asLong() - before.get("responsibleInstanceCount").asLong())
+          .as("one ephemeral instance owned here, one persistent one checked here").isEqualTo(2);
+    }
+    await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+      JsonNode after = operatorMetrics();
+      assertThat(after.get("clientCount").asInt()).isEqualTo(before.get("clientCount").asInt());
+      assertThat(after.get("subscribeCount").asInt()).isEqualTo(before.get("subscribeCount").asInt());
+    });
+    node.http.delete(TestNode.NS + "/instance", Map.of("serviceName", "counted-cp", "ip", "127.0.0.1", "port", "5152",
+        "ephemeral", "false"));
+  }
+
   @Test
   void subscribersGetTheFullListPushedOnTheirStream() throws Exception {
     try (RawNacosClient subscriber = new RawNacosClient(grpcPort); RawNacosClient writer = new RawNacosClient(grpcPort)) {

@@ -108,6 +108,11 @@ public final class EphemeralStore {
     return Optional.ofNullable(records.get(key));
   }
 
+  /** Instances this node owns (not replicas of a peer's), counted now. */
+  public long countOwned() {
+    return records.values().stream().filter(this::isLocal).count();
+  }
+
   /** Every record, for health scans and (later) replication digests. */
   public List<EphemeralRecord> records() {
     return List.copyOf(records.values());

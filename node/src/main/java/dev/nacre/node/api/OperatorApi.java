@@ -23,11 +23,13 @@ public final class OperatorApi {
   private final Json json;
   private final Map<String, Object> switches;
   private final String selfAddress;
+  private final NodeCounts nodeCounts;
 
   /** @param switches the effective settings, shown as Nacos' switch domain */
   public OperatorApi(NamingOperations naming, ClusterStatus cluster, Json json, Map<String, Object> switches,
-      String selfAddress) {
+      String selfAddress, NodeCounts nodeCounts) {
     this.selfAddress = selfAddress;
+    this.nodeCounts = nodeCounts;
     this.naming = naming;
     this.cluster = cluster;
     this.json = json;
@@ -44,11 +46,11 @@ public final class OperatorApi {
   }
 
   private ApiResponse metrics(ApiRequest r) {
-    return json.response(metrics(naming));
+    return json.response(metrics(naming, nodeCounts));
   }
 
   /** Nacos' naming metrics of this node. */
-  public static Map<String, Object> metrics(NamingOperations naming) {
+  public static Map<String, Object> metrics(NamingOperations naming, NodeCounts node) {
     RegistryCounts counts = naming.counts();
     Runtime rt = Runtime.getRuntime();
     Map<String, Object> m = new LinkedHashMap<>();
@@ -57,9 +59,9 @@ public final class OperatorApi {
     m.put("instanceCount", counts.instances());
     m.put("ephemeralInstanceCount", counts.ephemeralInstances());
     m.put("persistentInstanceCount", counts.persistentInstances());
-    m.put("subscribeCount", 0);
-    m.put("responsibleInstanceCount", counts.instances());
-    m.put("clientCount", 0);
+    m.put("subscribeCount", node.subscriptions());
+    m.put("responsibleInstanceCount", node.responsibleInstances());
+    m.put("clientCount", node.clients());
     m.put("load", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     m.put("mem", 1.0 - (double) rt.freeMemory() / rt.totalMemory());
     return m;

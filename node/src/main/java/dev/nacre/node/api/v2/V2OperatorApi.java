@@ -4,6 +4,7 @@ import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.node.api.ClusterStatus;
 import dev.nacre.node.api.Json;
 import dev.nacre.node.api.MemberView;
+import dev.nacre.node.api.NodeCounts;
 import dev.nacre.node.api.OperatorApi;
 import dev.nacre.node.api.Views;
 import dev.nacre.node.http.ApiRequest;
@@ -29,9 +30,11 @@ public final class V2OperatorApi {
   private final Map<String, Object> switches;
   private final String selfAddress;
   private final V2Answers answers;
+  private final NodeCounts nodeCounts;
 
   public V2OperatorApi(NamingOperations naming, ClusterStatus cluster, Json json, Map<String, Object> switches,
-      String selfAddress) {
+      String selfAddress, NodeCounts nodeCounts) {
+    this.nodeCounts = nodeCounts;
     this.naming = naming;
     this.cluster = cluster;
     this.switches = Map.copyOf(switches);
@@ -53,7 +56,7 @@ public final class V2OperatorApi {
     if (r.boolParam("onlyStatus").orElse(true)) {
       return answers.ok(Map.of("status", "UP"));
     }
-    return answers.ok(OperatorApi.metrics(naming));
+    return answers.ok(OperatorApi.metrics(naming, nodeCounts));
   }
 
   /** Members whose address starts with {@code address}, in {@code state}, when given. */
