@@ -17,6 +17,7 @@ import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.node.api.CommitWaits;
 import dev.nacre.node.api.MemberView;
 import dev.nacre.node.api.NodeCounts;
+import dev.nacre.node.metrics.NodeMetrics;
 import dev.nacre.node.api.Readiness;
 import dev.nacre.node.api.WriteRouting;
 import dev.nacre.node.client.ClientConnections;
@@ -124,8 +125,14 @@ public final class Node implements AutoCloseable {
     udp = UdpSubscriptions.start(config.address(), new InetSocketAddress(config.bind(), 0),
         push, config.push().udpLease(), clock, scheduler);
     resources.push(udp);
-    Router router = new Routes(naming, this::members, routing, config, udp, readiness,
-        nodeCounts(ephemeral, index, probesHere)).router();
+    NodeCounts counts = nodeCounts(ephemeral, index, probesHere);
+    Router router = new Routes(naming, this::members, routing, config, udp, readiness, counts).router();
+    NodeMetrics metrics = new NodeMetrics(config.address());
+    resources.push(metrics);
+    metrics.watchRegistry(naming, counts);
+    metrics.watchRaft(raft::status);
+    metrics.register(router);
+    router.observe(metrics.httpRequests());
     // HTTP first: its probes tell how the start goes; every other request gets 503 until ready.
     http = HttpServer.start(
         config.address(),

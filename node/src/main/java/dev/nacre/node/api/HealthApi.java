@@ -46,8 +46,9 @@ public final class HealthApi {
         + " distro=" + readiness.distro() + "\n");
   }
 
-  /** True for the paths that answer while the node is not ready yet. */
+  /** True for the paths that answer while the node is not ready yet: health, status and metrics. */
   public static boolean answersBeforeReady(String path) {
-    return path.startsWith(BASE + "/") || path.equals("/nacre/v1/status");
+    return path.startsWith(BASE + "/") || path.equals("/nacre/v1/status") || path.equals("/metrics")
+        || path.equals("/nacos/actuator/prometheus");
   }
 }

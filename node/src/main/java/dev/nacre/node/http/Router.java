@@ -24,8 +24,21 @@ public final class Router {
     Optional<ApiResponse> refuse(ApiRequest request);
   }
 
+  /** Hears every answered request: its route (the path, or "unmatched"), answer and time taken. */
+  @FunctionalInterface
+  public interface Observer {
+    void answered(ApiRequest request, String route, ApiResponse response, long nanos);
+  }
+
   private final Map<String, Map<String, Handler>> routes = new HashMap<>();
   private volatile Guard guard = request -> Optional.empty();
+  private volatile Observer observer = (request, route, response, nanos) -> { };
+
+  /** Sets the observer of every answered request (default: none). */
+  public Router observe(Observer observer) {
+    this.observer = java.util.Objects.requireNonNull(observer, "observer");
+    return this;
+  }
 
   /** Sets the guard every request passes before its handler (default: none refused). */
   public Router guard(Guard guard) {
@@ -46,6 +59,14 @@ public final class Router {
    * Blocking: call it off event loops.
    */
   public ApiResponse serve(ApiRequest request) {
+    long start = System.nanoTime();
+    ApiResponse response = answer(request);
+    observer.answered(request, routes.containsKey(request.path()) ? request.path() : "unmatched", response,
+        System.nanoTime() - start);
+    return response;
+  }
+
+  private ApiResponse answer(ApiRequest request) {
     try {
       Optional<ApiResponse> refused = guard.refuse(request);
       if (refused.isPresent()) {

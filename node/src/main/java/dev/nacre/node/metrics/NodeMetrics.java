@@ -1,0 +1,106 @@
+package dev.nacre.node.metrics;
+
+import dev.nacre.consensus.raft.RaftStatus;
+import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.node.api.NodeCounts;
+import dev.nacre.node.http.ApiRequest;
+import dev.nacre.node.http.ApiResponse;
+import dev.nacre.node.http.Router;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * A node's meters (Micrometer), served as Prometheus text at {@code GET /metrics} and Nacos'
+ * {@code GET /nacos/actuator/prometheus}. Every number is read from its one home when scraped
+ * (the registry index, the Raft member, the push and client tables) or recorded as it happens
+ * (HTTP requests); none is kept twice.
+ */
+public final class NodeMetrics implements AutoCloseable {
+  static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+  /** Label values a client cannot multiply: any other method counts as "other". */
+  private static final java.util.Set<String> METHODS =
+      java.util.Set.of("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS");
+
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final JvmGcMetrics gc = new JvmGcMetrics();
+
+  public NodeMetrics(String node) {
+    registry.config().commonTags("node", node);
+    new JvmMemoryMetrics().bindTo(registry);
+    gc.bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ClassLoaderMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+  }
+
+  /** Gauges of what this node holds and serves. */
+  public void watchRegistry(NamingOperations naming, NodeCounts node) {
+    gauge("nacre.instances", "ephemeral instances held on this node (owned and replicas)",
+        () -> naming.counts().ephemeralInstances(), "kind", "ephemeral");
+    gauge("nacre.instances", "persistent instances in this node's copy of the Raft state",
+        () -> naming.counts().persistentInstances(), "kind", "persistent");
+    gauge("nacre.services", "services", () -> naming.counts().services());
+    gauge("nacre.instances.responsible", "instances this node owns or health-checks", node::responsibleInstances);
+    gauge("nacre.subscriptions", "subscriptions (client and service) held on this node", node::subscriptions);
+    gauge("nacre.clients", "Nacos 2.x clients connected to this node", node::clients);
+  }
+
+  /** Gauges of this member's Raft state, read when scraped. */
+  public void watchRaft(Supplier<RaftStatus> raft) {
+    gauge("nacre.raft.term", "current term", () -> raft.get().term());
+    gauge("nacre.raft.commit.index", "highest log index known committed", () -> raft.get().commitIndex());
+    gauge("nacre.raft.applied.index", "highest log index applied to this node's state machine",
+        () -> raft.get().appliedIndex());
+    gauge("nacre.raft.leader", "1 while this member leads the Raft group",
+        () -> "LEADER".equals(raft.get().role()) ? 1 : 0);
+  }
+
+  /** Held strongly: a gauge's only reference to its source would otherwise let it be collected (NaN). */
+  private void gauge(String name, String description, Supplier<Number> value, String... tags) {
+    Gauge.builder(name, value, v -> v.get().doubleValue()).description(description).tags(tags)
+        .strongReference(true).register(registry);
+  }
+
+  /** Records every HTTP request by method, route (or "unmatched") and status. */
+  public Router.Observer httpRequests() {
+    return (request, route, response, nanos) -> Timer.builder("nacre.http.server.requests")
+        .description("HTTP Open API requests handled")
+        .tags("method", METHODS.contains(request.method()) ? request.method() : "other", "route", route,
+            "status", String.valueOf(response.status()))
+        .register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Registers the scrape endpoints on {@code router}. */
+  public void register(Router router) {
+    Router.Handler scrape = this::scrape;
+    router.add("GET", "/metrics", scrape).add("GET", "/nacos/actuator/prometheus", scrape);
+  }
+
+  private ApiResponse scrape(ApiRequest request) {
+    return new ApiResponse(200, CONTENT_TYPE, registry.scrape().getBytes(StandardCharsets.UTF_8));
+  }
+
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  @Override
+  public void close() {
+    gc.close();
+    registry.close();
+  }
+}
