@@ -148,11 +148,11 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     }
   }
 
-  /** Called once per request when its keep-alive answer is written: the next one may go. */
+  /** On the event loop, once per request when its keep-alive answer is written: the next may go. */
   private void answered(ChannelHandlerContext ctx) {
     InOrder pending = ctx.channel().attr(IN_ORDER).get();
     if (pending != null) {
-      ctx.executor().execute(() -> serveNext(ctx, pending));
+      serveNext(ctx, pending);
     }
   }
 
@@ -249,8 +249,8 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     HttpUtil.setContentLength(http, response.body().length);
     if (keepAlive) {
       http.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-      ctx.writeAndFlush(http);
-      answered(ctx);
+      // The listener runs on the event loop: no extra hand-off to serve the next request.
+      ctx.writeAndFlush(http).addListener(written -> answered(ctx));
     } else {
       http.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
       ctx.writeAndFlush(http).addListener(ChannelFutureListener.CLOSE);
