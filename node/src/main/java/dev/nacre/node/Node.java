@@ -131,6 +131,7 @@ public final class Node implements AutoCloseable {
     resources.push(metrics);
     metrics.watchRegistry(naming, counts);
     metrics.watchRaft(raft::status);
+    push.observe(metrics.pushes());
     metrics.register(router);
     router.observe(metrics.httpRequests());
     // HTTP first: its probes tell how the start goes; every other request gets 503 until ready.

@@ -3,7 +3,15 @@ package dev.nacre.node;
 import static dev.nacre.node.TestNode.NS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.testkit.Http;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.awaitility.Awaitility;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -35,6 +43,43 @@ class MetricsTest {
     }
     assertThat(found).as("a sample of %s with %s in:\n%s", name, String.join(",", labels), scrape).isNotNull();
     return found;
+  }
+
+  /** One acknowledged push, then one left unacknowledged: the push meters count each. */
+  @Test
+  void pushesAreCountedByResult() throws Exception {
+    try (TestNode node = TestNode.start(dir, Map.of(NodeConfig.PUSH_ACK_TIMEOUT, "300", NodeConfig.PUSH_RETRY, "10000"));
+        DatagramSocket socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+      socket.setSoTimeout(5_000);
+      assertThat(node.http.get(NS + "/instance/list", Map.of("serviceName", "m-push", "udpPort",
+          String.valueOf(socket.getLocalPort()), "clientIP", "127.0.0.1")).status()).isEqualTo(200);
+      DatagramPacket packet = new DatagramPacket(new byte[65_536], 65_536);
+      socket.receive(packet);
+      String push = new String(packet.getData(), 0, packet.getLength(), StandardCharsets.UTF_8);
+      Matcher ref = Pattern.compile("\"lastRefTime\": *(\\d+)").matcher(push);
+      assertThat(ref.find()).as(push).isTrue();
+      byte[] ack = ("{\"type\": \"push-ack\", \"lastRefTime\":\"" + ref.group(1) + "\", \"data\":\"\"}")
+          .getBytes(StandardCharsets.UTF_8);
+      socket.send(new DatagramPacket(ack, ack.length, packet.getSocketAddress()));
+      Awaitility.await().atMost(Duration.ofSeconds(5)).until(() ->
+          sampleOrZero(node.http.get("/metrics", Map.of()).body(), "nacre_push_seconds_count", "result=\"acked\"") == 1.0);
+
+      // The next push is not acknowledged: after the 300 ms timeout it counts as failed.
+      node.http.post(NS + "/instance", Map.of("serviceName", "m-push", "ip", "127.0.8.20", "port", "80"));
+      socket.receive(new DatagramPacket(new byte[65_536], 65_536));
+      Awaitility.await().atMost(Duration.ofSeconds(5)).until(() ->
+          sampleOrZero(node.http.get("/metrics", Map.of()).body(), "nacre_push_seconds_count", "result=\"failed\"") == 1.0);
+      assertThat(sample(node.http.get("/metrics", Map.of()).body(), "nacre_push_seconds_count", "result=\"acked\""))
+          .isEqualTo(1.0);
+    }
+  }
+
+  private static double sampleOrZero(String scrape, String name, String... labels) {
+    try {
+      return sample(scrape, name, labels);
+    } catch (AssertionError e) {
+      return 0;
+    }
   }
 
   @Test

@@ -32,6 +32,7 @@ public final class PushService implements Subscriptions, ServiceChangeListener, 
   private final PushConfig config;
   private final Clock clock;
   private final PushCore core;
+  private volatile PushObserver observer = PushObserver.NONE;
   private final ScheduledThreadPoolExecutor thread;
   private final Set<ServiceKey> changed = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean pumpQueued = new AtomicBoolean();
@@ -143,7 +144,13 @@ public final class PushService implements Subscriptions, ServiceChangeListener, 
     arm(next);
   }
 
+  /** From now on tells {@code observer} how each push ends. */
+  public void observe(PushObserver observer) {
+    this.observer = java.util.Objects.requireNonNull(observer, "observer");
+  }
+
   private void send(PushOrder order) {
+    long start = System.nanoTime();
     CompletableFuture<Void> sent;
     try {
       sent = order.target().push(order.view());
@@ -151,17 +158,22 @@ public final class PushService implements Subscriptions, ServiceChangeListener, 
       sent = CompletableFuture.failedFuture(e);
     }
     sent.orTimeout(config.ackTimeout().toMillis(), TimeUnit.MILLISECONDS)
-        .whenComplete((ok, error) -> run(() -> completed(order, error)));
+        .whenComplete((ok, error) -> run(() -> completed(order, error, System.nanoTime() - start)));
   }
 
-  private void completed(PushOrder order, Throwable error) {
+  private void completed(PushOrder order, Throwable error, long nanos) {
+    boolean dropped = false;
     synchronized (core) {
       long now = clock.millis();
       if (error == null) {
         core.acked(order, now);
       } else {
-        core.failed(order, error, now);
+        dropped = core.failed(order, error, now);
       }
+    }
+    observer.completed(error == null, nanos);
+    if (dropped) {
+      observer.dropped();
     }
     pump();
   }

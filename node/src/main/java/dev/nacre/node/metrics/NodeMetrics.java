@@ -2,10 +2,12 @@ package dev.nacre.node.metrics;
 
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.naming.push.PushObserver;
 import dev.nacre.node.api.NodeCounts;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.Router;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -72,6 +74,27 @@ public final class NodeMetrics implements AutoCloseable {
   private void gauge(String name, String description, Supplier<Number> value, String... tags) {
     Gauge.builder(name, value, v -> v.get().doubleValue()).description(description).tags(tags)
         .strongReference(true).register(registry);
+  }
+
+  /** Pushes to subscribers by result, their time to acknowledgement, and subscribers dropped. */
+  public PushObserver pushes() {
+    Timer acked = Timer.builder("nacre.push").tag("result", "acked")
+        .description("pushes to subscribers, from send to acknowledgement or failure").register(registry);
+    Timer failed = Timer.builder("nacre.push").tag("result", "failed")
+        .description("pushes to subscribers, from send to acknowledgement or failure").register(registry);
+    Counter dropped = Counter.builder("nacre.push.subscribers.dropped")
+        .description("subscribers dropped after acknowledging nothing for the drop-after period").register(registry);
+    return new PushObserver() {
+      @Override
+      public void completed(boolean acknowledged, long nanos) {
+        (acknowledged ? acked : failed).record(nanos, TimeUnit.NANOSECONDS);
+      }
+
+      @Override
+      public void dropped() {
+        dropped.increment();
+      }
+    };
   }
 
   /** Records every HTTP request by method, route (or "unmatched") and status. */
