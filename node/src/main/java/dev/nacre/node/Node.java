@@ -146,6 +146,7 @@ public final class Node implements AutoCloseable {
     if (cluster != null) {
       cluster.start(router, raft, Node::peerId, scheduler, readiness);
     }
+    resources.push(new ApplyStallLog(config.address(), raft::status).start(scheduler));
     resources.push(new HeartbeatChecker(ephemeral, config.naming(), clock).start(scheduler));
     resources.push(new OverrideCleaner(index, raft, config.naming().overrideRetention(), clock)
         .start(scheduler, config.naming().heartbeatScanPeriod()));
@@ -250,7 +251,8 @@ public final class Node implements AutoCloseable {
     RaftStatus status = raft.status();
     String leader = status.leaderId().isEmpty() ? "" : addressOf(status.leaderId());
     if (cluster == null) {
-      return List.of(new MemberView(config.host(), config.port(), "UP", status.role(), leader, status.term(), config.raftPort()));
+      return List.of(new MemberView(config.host(), config.port(), "UP", status.role(), leader, status.term(),
+          config.raftPort(), status.applyStalledMillis()));
     }
     return cluster.members().members().stream().map(m -> {
       int colon = m.address().lastIndexOf(':');
@@ -258,7 +260,7 @@ public final class Node implements AutoCloseable {
       boolean self = m.address().equals(config.address());
       String role = self ? status.role() : m.state() == MemberState.DOWN ? "UNKNOWN" : m.raftRole();
       return new MemberView(m.address().substring(0, colon), port, m.state().name(), role, leader,
-          self ? status.term() : m.raftTerm(), port - 1000);
+          self ? status.term() : m.raftTerm(), port - 1000, self ? status.applyStalledMillis() : -1);
     }).toList();
   }
 

@@ -115,7 +115,9 @@ class MetricsTest {
       assertThat(sample(scrape, "nacre_raft_leader")).as("a standalone node leads").isEqualTo(1.0);
       assertThat(sample(scrape, "nacre_raft_applied_index")).as("the persistent registration was applied")
           .isGreaterThanOrEqualTo(1.0);
+      assertThat(sample(scrape, "nacre_raft_apply_stalled_seconds")).as("the state machine keeps up").isZero();
       assertThat(sample(scrape, "jvm_memory_used_bytes", "area=\"heap\"", "id=\"G1 Eden Space\"")).isPositive();
+      assertThat(node.http.get("/nacos/v1/core/cluster/nodes", Map.of()).body()).contains("\"applyStalledMs\":0");
 
       Http.Response nacos = node.http.get("/nacos/actuator/prometheus", Map.of());
       assertThat(nacos.status()).isEqualTo(200);

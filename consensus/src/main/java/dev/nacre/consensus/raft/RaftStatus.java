@@ -9,6 +9,14 @@ package dev.nacre.consensus.raft;
  * @param term current term
  * @param commitIndex highest committed index known here
  * @param appliedIndex highest index applied here
+ * @param applyStalledMillis how long this member's state machine has applied nothing while
+ *     committed entries wait (0 when it keeps up): a member whose apply died says so here
  */
-public record RaftStatus(
-    String selfId, String role, String leaderId, long term, long commitIndex, long appliedIndex) {}
+public record RaftStatus(String selfId, String role, String leaderId, long term, long commitIndex,
+    long appliedIndex, long applyStalledMillis) {
+
+  /** A status whose state machine keeps up. */
+  public RaftStatus(String selfId, String role, String leaderId, long term, long commitIndex, long appliedIndex) {
+    this(selfId, role, leaderId, term, commitIndex, appliedIndex, 0);
+  }
+}

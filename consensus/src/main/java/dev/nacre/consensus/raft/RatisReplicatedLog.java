@@ -242,9 +242,13 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     try {
       RaftServer.Division division = server.getDivision(groupId);
       RaftPeerId leader = division.getInfo().getLeaderId();
+      long committed = division.getRaftLog().getLastCommittedIndex();
+      long applied = division.getInfo().getLastAppliedIndex();
+      long stalledMs = committed > applied
+          ? (System.nanoTime() - appliedWaiters.lastAdvanceNanos()) / 1_000_000 : 0;
       return new RaftStatus(config.selfId(), division.getInfo().getCurrentRole().name(),
-          leader == null ? "" : leader.toString(), division.getInfo().getCurrentTerm(),
-          division.getRaftLog().getLastCommittedIndex(), division.getInfo().getLastAppliedIndex());
+          leader == null ? "" : leader.toString(), division.getInfo().getCurrentTerm(), committed, applied,
+          stalledMs);
     } catch (IOException | RuntimeException e) {
       return new RaftStatus(config.selfId(), "UNKNOWN", "", 0, 0, appliedWaiters.applied());
     }

@@ -59,6 +59,30 @@ class ThreePeerReplicatedLogTest {
     }
   }
 
+  /** Issue 12: a member whose state machine stops applying says for how long in its status. */
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void aMemberWhoseApplyStallsSaysSoInItsStatus() {
+    try (TestCluster cluster = TestCluster.started(dir, 3, b -> b)) {
+      int leader = cluster.awaitLeader(ELECTION);
+      int follower = cluster.anyFollower(leader);
+      cluster.log(leader).submit(KvStateMachine.put("warm", "0")).join();
+      assertThat(cluster.log(follower).status().applyStalledMillis()).isZero();
+
+      cluster.machine(follower).slowDown(4_000); // its apply thread now hangs in the next entry
+      cluster.log(leader).submit(KvStateMachine.put("stuck", "1")).join();
+      await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+        RaftStatus s = cluster.log(follower).status();
+        assertThat(s.commitIndex()).isGreaterThan(s.appliedIndex());
+        assertThat(s.applyStalledMillis()).isGreaterThanOrEqualTo(1_000);
+      });
+      assertThat(cluster.log(leader).status().applyStalledMillis()).as("the leader keeps up").isZero();
+      cluster.machine(follower).slowDown(0);
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+          assertThat(cluster.log(follower).status().applyStalledMillis()).isZero());
+    }
+  }
+
   @Test
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void concurrentWritesShareRaftEntriesAndEachGetsItsOwnOutcome() {

@@ -6,9 +6,11 @@ package dev.nacre.node.api;
  * @param state UP, SUSPICIOUS or DOWN
  * @param raftRole LEADER, FOLLOWER, CANDIDATE or UNKNOWN
  * @param raftLeader address of the Raft leader this member knows, empty if none
+ * @param applyStalledMillis how long its state machine has applied nothing while committed entries
+ *     wait; known only for the answering node itself, -1 for the others
  */
-public record MemberView(
-    String ip, int port, String state, String raftRole, String raftLeader, long raftTerm, int raftPort) {
+public record MemberView(String ip, int port, String state, String raftRole, String raftLeader, long raftTerm,
+    int raftPort, long applyStalledMillis) {
   public String address() {
     return ip + ":" + port;
   }

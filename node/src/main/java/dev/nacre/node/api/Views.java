@@ -69,6 +69,9 @@ public final class Views {
     raft.put("role", m.raftRole());
     raft.put("leader", m.raftLeader());
     raft.put("term", m.raftTerm());
+    if (m.applyStalledMillis() >= 0) {
+      raft.put("applyStalledMs", m.applyStalledMillis()); // above 0: the state machine is not keeping up
+    }
     Map<String, Object> extend = new LinkedHashMap<>();
     extend.put("raftPort", String.valueOf(m.raftPort()));
     extend.put("raftMetaData", raft);

@@ -68,6 +68,9 @@ public final class NodeMetrics implements AutoCloseable {
         () -> raft.get().appliedIndex());
     gauge("nacre.raft.leader", "1 while this member leads the Raft group",
         () -> "LEADER".equals(raft.get().role()) ? 1 : 0);
+    gauge("nacre.raft.apply.stalled.seconds",
+        "how long the state machine has applied nothing while committed entries wait (0: keeping up)",
+        () -> raft.get().applyStalledMillis() / 1000.0);
   }
 
   /** Held strongly: a gauge's only reference to its source would otherwise let it be collected (NaN). */

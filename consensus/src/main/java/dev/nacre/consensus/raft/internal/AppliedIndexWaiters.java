@@ -15,6 +15,7 @@ import java.util.function.Supplier;
 public final class AppliedIndexWaiters {
   private final TreeMap<Long, List<CompletableFuture<Void>>> waiting = new TreeMap<>();
   private long applied;
+  private volatile long lastAdvanceNanos = System.nanoTime();
   private Supplier<RuntimeException> closedError;
 
   /** Completes when the applied index is at least {@code index}. */
@@ -37,6 +38,7 @@ public final class AppliedIndexWaiters {
         return;
       }
       applied = index;
+      lastAdvanceNanos = System.nanoTime();
       Map<Long, List<CompletableFuture<Void>>> head = waiting.headMap(index, true);
       head.values().forEach(ready::addAll);
       head.clear();
@@ -46,6 +48,11 @@ public final class AppliedIndexWaiters {
 
   public synchronized long applied() {
     return applied;
+  }
+
+  /** When the applied index last moved (or this was created), in {@link System#nanoTime()}. */
+  public long lastAdvanceNanos() {
+    return lastAdvanceNanos;
   }
 
   /** Fails every waiter now and later with {@code error}. */
