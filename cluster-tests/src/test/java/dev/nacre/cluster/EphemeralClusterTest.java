@@ -60,6 +60,10 @@ class EphemeralClusterTest {
       }
       var beat = LocalCluster.json(c.http(1).put(NS + "/instance/beat", inst("everywhere", "127.0.1.2", 80)));
       assertThat(beat.get("code").asInt()).as("a beat on any node reaches the owner").isEqualTo(10200);
+      // Every member's Raft apply stall, as each said in its last ping answer (issue 12).
+      await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+          java.util.regex.Pattern.compile("\"applyStalledMs\":0").matcher(
+              c.http(1).get("/nacos/v1/core/cluster/nodes", Map.of()).body()).results().count()).isEqualTo(3));
     }
   }
 

@@ -260,7 +260,8 @@ public final class Node implements AutoCloseable {
       boolean self = m.address().equals(config.address());
       String role = self ? status.role() : m.state() == MemberState.DOWN ? "UNKNOWN" : m.raftRole();
       return new MemberView(m.address().substring(0, colon), port, m.state().name(), role, leader,
-          self ? status.term() : m.raftTerm(), port - 1000, self ? status.applyStalledMillis() : -1);
+          self ? status.term() : m.raftTerm(), port - 1000,
+          self ? status.applyStalledMillis() : m.state() == MemberState.UP ? m.raftApplyStalledMs() : -1);
     }).toList();
   }
 

@@ -7,7 +7,8 @@ package dev.nacre.node.api;
  * @param raftRole LEADER, FOLLOWER, CANDIDATE or UNKNOWN
  * @param raftLeader address of the Raft leader this member knows, empty if none
  * @param applyStalledMillis how long its state machine has applied nothing while committed entries
- *     wait; known only for the answering node itself, -1 for the others
+ *     wait, as of its last ping answer (its own status for the answering node); -1 when unknown
+ *     (the member is not UP)
  */
 public record MemberView(String ip, int port, String state, String raftRole, String raftLeader, long raftTerm,
     int raftPort, long applyStalledMillis) {

@@ -152,6 +152,7 @@ public final class ClusterServices implements AutoCloseable {
         .setRaftRole(raft.role())
         .setRaftLeader(raft.leaderId())
         .setRaftTerm(raft.term())
+        .setRaftApplyStalledMs(raft.applyStalledMillis())
         .build();
   }
 

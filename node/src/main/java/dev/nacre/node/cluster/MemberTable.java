@@ -17,9 +17,13 @@ import java.util.function.Consumer;
  */
 public final class MemberTable {
 
-  /** One member's last known state and what it said of its Raft role. */
+  /**
+   * One member's last known state and what it said of its Raft role.
+   *
+   * @param raftApplyStalledMs what it said of its state machine's stall (see the ping answer)
+   */
   public record Member(String address, MemberState state, int failures, boolean ready, String raftRole,
-      String raftLeader, long raftTerm) {}
+      String raftLeader, long raftTerm, long raftApplyStalledMs) {}
 
   private final String self;
   private final int failuresToDown;
@@ -35,7 +39,7 @@ public final class MemberTable {
     this.failuresToDown = failuresToDown;
     for (String a : addresses) {
       members.put(a, new Member(a, a.equals(self) ? MemberState.UP : MemberState.DOWN,
-          a.equals(self) ? 0 : failuresToDown, a.equals(self), "", "", 0));
+          a.equals(self) ? 0 : failuresToDown, a.equals(self), "", "", 0, 0));
     }
   }
 
@@ -44,8 +48,9 @@ public final class MemberTable {
     upListeners.add(listener);
   }
 
-  public void pingAnswered(String address, boolean ready, String raftRole, String raftLeader, long raftTerm) {
-    update(address, new Member(address, MemberState.UP, 0, ready, raftRole, raftLeader, raftTerm));
+  public void pingAnswered(String address, boolean ready, String raftRole, String raftLeader, long raftTerm,
+      long raftApplyStalledMs) {
+    update(address, new Member(address, MemberState.UP, 0, ready, raftRole, raftLeader, raftTerm, raftApplyStalledMs));
   }
 
   public void pingFailed(String address) {
@@ -58,7 +63,8 @@ public final class MemberTable {
     }
     int failures = m.failures() + 1;
     MemberState state = failures >= failuresToDown ? MemberState.DOWN : MemberState.SUSPICIOUS;
-    update(address, new Member(address, state, failures, m.ready(), m.raftRole(), m.raftLeader(), m.raftTerm()));
+    update(address, new Member(address, state, failures, m.ready(), m.raftRole(), m.raftLeader(), m.raftTerm(),
+        m.raftApplyStalledMs()));
   }
 
   private void update(String address, Member next) {

@@ -117,7 +117,8 @@ public final class Pinger implements AutoCloseable {
           @Override
           public void onSuccess(PingResponse r) {
             MemberState before = table.state(member);
-            table.pingAnswered(member, r.getReady(), r.getRaftRole(), r.getRaftLeader(), r.getRaftTerm());
+            table.pingAnswered(member, r.getReady(), r.getRaftRole(), r.getRaftLeader(), r.getRaftTerm(),
+                r.getRaftApplyStalledMs());
             if (before != MemberState.UP) {
               log.info("[{}] member {} is UP (was {})", table.self(), member, before);
             }

@@ -24,21 +24,22 @@ class MemberTableTest {
   void suspiciousAfterOneMissDownAfterThreeUpAfterOneAnswer() {
     List<List<String>> changes = new ArrayList<>();
     table.onOwnershipMembersChanged(changes::add);
-    table.pingAnswered("b:1", true, "FOLLOWER", "a:1", 2);
+    table.pingAnswered("b:1", true, "FOLLOWER", "a:1", 2, 12_000);
     assertThat(table.state("b:1")).isEqualTo(MemberState.UP);
+    assertThat(table.members().get(1).raftApplyStalledMs()).as("as the member said").isEqualTo(12_000);
     table.pingFailed("b:1");
     assertThat(table.state("b:1")).isEqualTo(MemberState.SUSPICIOUS);
     assertThat(table.ownershipMembers()).as("one lost ping moves no ownership").containsExactly("a:1", "b:1");
     table.pingFailed("b:1");
     table.pingFailed("b:1");
     assertThat(table.state("b:1")).isEqualTo(MemberState.DOWN);
-    table.pingAnswered("b:1", true, "FOLLOWER", "a:1", 2);
+    table.pingAnswered("b:1", true, "FOLLOWER", "a:1", 2, 0);
     assertThat(changes).containsExactly(List.of("a:1", "b:1"), List.of("a:1"), List.of("a:1", "b:1"));
   }
 
   @Test
   void unknownMembersAreIgnoredAndBadSettingsRefused() {
-    table.pingAnswered("x:9", true, "", "", 0);
+    table.pingAnswered("x:9", true, "", "", 0, 0);
     assertThat(table.members()).extracting(MemberTable.Member::address).containsExactly("a:1", "b:1", "c:1");
     assertThatThrownBy(() -> new MemberTable("a:1", List.of("a:1"), 0)).isInstanceOf(IllegalArgumentException.class);
   }
