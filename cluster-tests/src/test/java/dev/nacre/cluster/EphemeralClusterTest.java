@@ -60,6 +60,15 @@ class EphemeralClusterTest {
       }
       var beat = LocalCluster.json(c.http(1).put(NS + "/instance/beat", inst("everywhere", "127.0.1.2", 80)));
       assertThat(beat.get("code").asInt()).as("a beat on any node reaches the owner").isEqualTo(10200);
+      // Distro meters (issue 12): two live records here, nothing left to send to either peer.
+      await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        String scrape = c.http(0).get("/metrics", Map.of()).body();
+        assertThat(scrape).contains("nacre_distro_records{kind=\"live\",node=\"" + c.address(0) + "\"} 2.0");
+        for (int peer : new int[] {1, 2}) {
+          assertThat(scrape).contains("nacre_distro_pending_keys{node=\"" + c.address(0) + "\",peer=\""
+              + c.address(peer) + "\"} 0.0");
+        }
+      });
       // Every member's Raft apply stall, as each said in its last ping answer (issue 12).
       await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
           java.util.regex.Pattern.compile("\"applyStalledMs\":0").matcher(

@@ -132,6 +132,10 @@ public final class Node implements AutoCloseable {
     metrics.watchRegistry(naming, counts);
     metrics.watchRaft(raft::status);
     push.observe(metrics.pushes());
+    if (cluster != null) {
+      metrics.watchDistro(cluster.replicator(),
+          config.members().stream().filter(m -> !m.equals(config.address())).toList());
+    }
     metrics.register(router);
     router.observe(metrics.httpRequests());
     // HTTP first: its probes tell how the start goes; every other request gets 503 until ready.

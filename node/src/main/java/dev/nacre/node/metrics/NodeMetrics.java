@@ -1,5 +1,7 @@
 package dev.nacre.node.metrics;
 
+import dev.nacre.consensus.distro.DistroReplicator;
+import dev.nacre.consensus.distro.DistroStatus;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.push.PushObserver;
@@ -8,6 +10,7 @@ import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.Router;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -20,6 +23,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -77,6 +81,29 @@ public final class NodeMetrics implements AutoCloseable {
   private void gauge(String name, String description, Supplier<Number> value, String... tags) {
     Gauge.builder(name, value, v -> v.get().doubleValue()).description(description).tags(tags)
         .strongReference(true).register(registry);
+  }
+
+  /**
+   * Gauges of Distro replication, from the replicator's own status (taken on its thread when
+   * scraped): records held, keys waiting per peer, queue resets per peer, repairs in progress.
+   */
+  public void watchDistro(DistroReplicator replicator, List<String> peers) {
+    Supplier<DistroStatus> status = () -> replicator.status().orTimeout(2, TimeUnit.SECONDS).join();
+    gauge("nacre.distro.records", "Distro records held here that are not tombstones", () -> status.get().liveRecords(),
+        "kind", "live");
+    gauge("nacre.distro.records", "Distro records held here whose owner is this member",
+        () -> status.get().ownedRecords(), "kind", "owned");
+    gauge("nacre.distro.pulls.in.progress", "verify repairs waiting for an owner's records",
+        () -> status.get().pullsInProgress());
+    for (String peer : peers) {
+      gauge("nacre.distro.pending.keys", "keys waiting to be sent to the peer",
+          () -> status.get().pendingKeysByPeer().getOrDefault(peer, 0), "peer", peer);
+      // The replicator lives as long as the node: the counter's weak reference to it holds.
+      FunctionCounter.builder("nacre.distro.resyncs", replicator,
+              r -> r.status().orTimeout(2, TimeUnit.SECONDS).join().resyncsByPeer().getOrDefault(peer, 0L))
+          .description("times the queue to the peer was dropped (peer DOWN, or over the cap)").tag("peer", peer)
+          .register(registry);
+    }
   }
 
   /** Pushes to subscribers by result, their time to acknowledgement, and subscribers dropped. */
