@@ -88,7 +88,7 @@ public final class NodeMetrics implements AutoCloseable {
    * scraped): records held, keys waiting per peer, queue resets per peer, repairs in progress.
    */
   public void watchDistro(DistroReplicator replicator, List<String> peers) {
-    Supplier<DistroStatus> status = () -> replicator.status().orTimeout(2, TimeUnit.SECONDS).join();
+    Supplier<DistroStatus> status = () -> statusOf(replicator);
     gauge("nacre.distro.records", "Distro records held here that are not tombstones", () -> status.get().liveRecords(),
         "kind", "live");
     gauge("nacre.distro.records", "Distro records held here whose owner is this member",
@@ -100,10 +100,15 @@ public final class NodeMetrics implements AutoCloseable {
           () -> status.get().pendingKeysByPeer().getOrDefault(peer, 0), "peer", peer);
       // The replicator lives as long as the node: the counter's weak reference to it holds.
       FunctionCounter.builder("nacre.distro.resyncs", replicator,
-              r -> r.status().orTimeout(2, TimeUnit.SECONDS).join().resyncsByPeer().getOrDefault(peer, 0L))
+              r -> statusOf(r).resyncsByPeer().getOrDefault(peer, 0L))
           .description("times the queue to the peer was dropped (peer DOWN, or over the cap)").tag("peer", peer)
           .register(registry);
     }
+  }
+
+  /** The replicator's status, taken on its thread; a scrape waits at most 2 s for it. */
+  private static DistroStatus statusOf(DistroReplicator replicator) {
+    return replicator.status().orTimeout(2, TimeUnit.SECONDS).join();
   }
 
   /** Pushes to subscribers by result, their time to acknowledgement, and subscribers dropped. */
