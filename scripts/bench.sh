@@ -5,6 +5,9 @@
 #   scripts/bench.sh --against zookeeper,etcd [--quick] [--sustained] [--nodes 1|3] [...]
 #                  the peer benchmark instead: Nacre beside ZooKeeper and etcd under the same
 #                  load (scripts/peers/peer-bench.sh --help; docs/BENCHMARKS.md)
+#   scripts/bench.sh --memory [...]
+#                  heap per ephemeral and per persistent instance on a 3-node cluster
+#                  (scripts/peers/memory-bench.sh --help)
 #
 #   --quick        fewer samples (about 4 minutes instead of about 15)
 #   --base-port P  first main port of the clusters (default 19848; ports P..P+40 and P-1000.. used)
@@ -26,7 +29,10 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 for arg in "$@"; do
-  case $arg in --against|--against=*) exec "$(dirname "$0")/peers/peer-bench.sh" "$@" ;; esac
+  case $arg in
+    --against|--against=*) exec "$(dirname "$0")/peers/peer-bench.sh" "$@" ;;
+    --memory) exec "$(dirname "$0")/peers/memory-bench.sh" "$@" ;;
+  esac
 done
 
 quick=false; base=19848; keep=false
@@ -35,7 +41,7 @@ while [ $# -gt 0 ]; do
     --quick) quick=true; shift ;;
     --base-port) base=$2; shift 2 ;;
     --keep) keep=true; shift ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done

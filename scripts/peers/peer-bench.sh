@@ -24,6 +24,7 @@ peers_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$peers_dir/pidfiles.sh"
 . "$peers_dir/zookeeper.sh"
 . "$peers_dir/etcd.sh"
+. "$peers_dir/bench-module.sh"
 
 command_line="scripts/bench.sh $*"
 against=""; quick=false; sustained=false; nodes=3; base=19848; keep=false; record=true
@@ -72,14 +73,7 @@ echo "== Nacre peer bench $(date -u '+%Y-%m-%d %H:%M:%S UTC'), commit $commit, $
 
 # --- build: the bench module (profile bench, not part of the default build) and the node jar ---
 echo "== building the bench module"
-if ! (cd "$nacre_root" && mvn -B -o -q -Pbench -pl bench -am package -DskipTests >"$work/build.log" 2>&1); then
-  echo "   offline build failed (first run?): resolving the bench module's dependencies online" >&2
-  (cd "$nacre_root" && mvn -B -q -Pbench -pl bench -am dependency:resolve >"$work/build.log" 2>&1 \
-      && mvn -B -o -q -Pbench -pl bench -am package -DskipTests >>"$work/build.log" 2>&1) \
-    || { tail -n 30 "$work/build.log" >&2; exit 1; }
-fi
-(cd "$nacre_root/bench" && mvn -B -o -q dependency:build-classpath -Dmdep.outputFile="$work/classpath" >&2)
-cp="$nacre_root/bench/target/classes:$(cat "$work/classpath")"
+cp=$(bench_module_classpath "$work")
 deps_cp=$(cat "$work/classpath") # the ZooKeeper servers: no bench classes, no driver logback.xml
 nacre_ensure_built
 $run_etcd && etcd_ensure_installed

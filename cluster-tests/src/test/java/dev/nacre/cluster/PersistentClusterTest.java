@@ -107,7 +107,7 @@ class PersistentClusterTest {
       awaitLeader(c);
       int old = c.leader();
       int survivor = (old + 1) % 3;
-      assertThat(c.http(survivor).post(NS + "/instance", persistent("early", "10.0.0.1")).status()).isEqualTo(200);
+      assertThat(c.http(survivor).post(NS + "/instance", persistent("early", "127.0.0.11")).status()).isEqualTo(200);
       awaitHosts(c, (old + 2) % 3, "early", 1);
 
       c.stopNode(old); // returns once its Raft member stopped (the last part of a node to stop)
@@ -117,7 +117,7 @@ class PersistentClusterTest {
       long electedMs = Duration.ofNanos(System.nanoTime() - stopped).toMillis();
       System.out.printf("leader stop to new leader with 2-4 s election timeouts: %d ms%n", electedMs);
       assertThat(electedMs).as("new leader after the old one stopped, ms\n%s", c.describe()).isLessThan(1000);
-      assertThat(c.http(survivor).post(NS + "/instance", persistent("early", "10.0.0.2")).status()).isEqualTo(200);
+      assertThat(c.http(survivor).post(NS + "/instance", persistent("early", "127.0.0.12")).status()).isEqualTo(200);
     }
   }
 }

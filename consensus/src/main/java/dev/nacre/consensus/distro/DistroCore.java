@@ -220,8 +220,8 @@ final class DistroCore {
       pending.put(peer, p.pendingCount());
       resyncs.put(peer, p.resyncCount());
     });
-    return new DistroStatus(selfId, load.isReady(), store.size(), store.live().size(),
-        store.ownedBy(selfId).size(), pending, resyncs, verifier.pullsInProgress());
+    return new DistroStatus(selfId, load.isReady(), store.size(), store.liveCount(),
+        store.liveCountOf(selfId), pending, resyncs, verifier.pullsInProgress());
   }
 
   long lastIssuedRevision() {

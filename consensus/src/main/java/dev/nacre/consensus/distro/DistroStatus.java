@@ -9,7 +9,7 @@ import java.util.Map;
  * @param ready whether the initial load has finished
  * @param records records held, tombstones included
  * @param liveRecords records held that are not tombstones
- * @param ownedRecords records held whose owner is this member, tombstones included
+ * @param ownedRecords live records whose owner is this member
  * @param pendingKeysByPeer keys waiting to be sent, per peer
  * @param resyncsByPeer how often a peer's queue was dropped (peer DOWN or queue over the cap)
  * @param pullsInProgress verify repairs waiting for an owner's records

@@ -4,24 +4,23 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
- * The records one member holds: at most one per key, indexed by owner, with a digest per owner
- * (tombstones included) kept up to date on every change, and tombstones forgotten after their
- * retention.
+ * The records one member holds: at most one per key, with a digest per owner (tombstones
+ * included) and the counts kept up to date on every change, and tombstones forgotten after their
+ * retention. There is no index by owner: the listings by owner are rare (a snapshot, a repair, an
+ * owner lost) and a scan of the map costs less than one more map entry per record.
  */
 final class RecordStore {
   private static final Comparator<DistroRecord> BY_KEY = Comparator.comparing(DistroRecord::key);
 
   private final long tombstoneRetentionMillis;
   private final Map<String, DistroRecord> byKey = new HashMap<>();
-  private final Map<String, Set<String>> keysByOwner = new HashMap<>();
-  private final Map<String, long[]> digests = new HashMap<>(); // owner -> {count, checksum}
+  private final Map<String, long[]> digests = new HashMap<>(); // owner -> {count, checksum, live}
+  private int live;
   private final ArrayDeque<Expiry> tombstones = new ArrayDeque<>();
 
   private record Expiry(String key, String owner, long revision, long atMillis) {}
@@ -40,7 +39,6 @@ final class RecordStore {
     if (previous != null) {
       unindex(previous);
     }
-    keysByOwner.computeIfAbsent(r.owner(), o -> new HashSet<>()).add(r.key());
     if (r.tombstone()) {
       tombstones.addLast(new Expiry(r.key(), r.owner(), r.revision(),
           nowMillis + tombstoneRetentionMillis));
@@ -61,8 +59,10 @@ final class RecordStore {
   /** Every record owned by {@code owner}, tombstones included, sorted by key. */
   List<DistroRecord> ownedBy(String owner) {
     List<DistroRecord> out = new ArrayList<>();
-    for (String key : keysByOwner.getOrDefault(owner, Set.of())) {
-      out.add(byKey.get(key));
+    for (DistroRecord r : byKey.values()) {
+      if (r.owner().equals(owner)) {
+        out.add(r);
+      }
     }
     out.sort(BY_KEY);
     return out;
@@ -107,21 +107,29 @@ final class RecordStore {
     return byKey.size();
   }
 
+  /** Records that are not tombstones. */
+  int liveCount() {
+    return live;
+  }
+
+  /** Live records whose owner is {@code owner}. */
+  int liveCountOf(String owner) {
+    long[] d = digests.get(owner);
+    return d == null ? 0 : (int) d[2];
+  }
+
   private void unindex(DistroRecord r) {
-    Set<String> keys = keysByOwner.get(r.owner());
-    if (keys != null) {
-      keys.remove(r.key());
-      if (keys.isEmpty()) {
-        keysByOwner.remove(r.owner());
-      }
-    }
     addToDigest(r, -1);
   }
 
   private void addToDigest(DistroRecord r, int sign) {
-    long[] d = digests.computeIfAbsent(r.owner(), o -> new long[2]);
+    long[] d = digests.computeIfAbsent(r.owner(), o -> new long[3]);
     d[0] += sign;
     d[1] += sign * Hashing.digestEntry(r.key(), r.revision(), r.tombstone());
+    if (!r.tombstone()) {
+      d[2] += sign;
+      live += sign;
+    }
     if (d[0] == 0) {
       digests.remove(r.owner());
     }

@@ -8,7 +8,7 @@ public record InstanceKey(ServiceKey service, String cluster, String ip, int por
 
   public InstanceKey {
     Objects.requireNonNull(service, "service");
-    Objects.requireNonNull(cluster, "cluster");
+    cluster = Objects.requireNonNull(cluster, "cluster").intern(); // few names, one per instance otherwise
     Objects.requireNonNull(ip, "ip");
   }
 

@@ -12,9 +12,11 @@ public record ServiceKey(String namespaceId, String group, String name) {
   public static final String GROUP_SEPARATOR = "@@";
 
   public ServiceKey {
-    Objects.requireNonNull(namespaceId, "namespaceId");
-    Objects.requireNonNull(group, "group");
-    Objects.requireNonNull(name, "name");
+    // Interned: a registry holds these names once per instance otherwise (decoded replicas and
+    // parsed requests each bring their own copies), a third of an instance's heap.
+    namespaceId = Objects.requireNonNull(namespaceId, "namespaceId").intern();
+    group = Objects.requireNonNull(group, "group").intern();
+    name = Objects.requireNonNull(name, "name").intern();
   }
 
   /** {@code group@@name}, as Nacos names services in responses. */

@@ -112,7 +112,7 @@ class ListRenderingMeasurementTest {
   private static ServiceKey register(NamingOperations naming, String name, int count) {
     ServiceKey service = new ServiceKey("public", "DEFAULT_GROUP", name);
     for (int i = 0; i < count; i++) {
-      registerRetrying(naming, new Instance(new InstanceKey(service, "DEFAULT", "10.1." + (i / 250) + "." + (i % 250), 8080),
+      registerRetrying(naming, new Instance(new InstanceKey(service, "DEFAULT", "127.1." + (i / 250) + "." + (i % 250), 8080),
           1.0, true, true, false, Map.of("version", "1.2." + i, "zone", "z" + (i % 3))));
     }
     assertThat(naming.listInstances(service, Set.of(), false, false).hosts()).hasSize(count);

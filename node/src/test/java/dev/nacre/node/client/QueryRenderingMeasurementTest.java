@@ -48,7 +48,7 @@ class QueryRenderingMeasurementTest {
       for (int count : new int[] {10, 100}) {
         ServiceKey service = new ServiceKey("public", "DEFAULT_GROUP", "svc" + count);
         for (int i = 0; i < count; i++) {
-          registerRetrying(naming, new Instance(new InstanceKey(service, "DEFAULT", "10.2." + (i / 250) + "." + (i % 250), 80),
+          registerRetrying(naming, new Instance(new InstanceKey(service, "DEFAULT", "127.2." + (i / 250) + "." + (i % 250), 80),
               1.0, true, true, false, Map.of("version", "1.2." + i, "zone", "z" + (i % 3))));
         }
         List<Double> runs = new ArrayList<>();
