@@ -135,6 +135,7 @@ public final class Node implements AutoCloseable {
     if (cluster != null) {
       metrics.watchDistro(cluster.replicator(),
           config.members().stream().filter(m -> !m.equals(config.address())).toList());
+      metrics.watchPeerPort(cluster, ClusterServices::refusedPeerCalls);
     }
     metrics.register(router);
     router.observe(metrics.httpRequests());

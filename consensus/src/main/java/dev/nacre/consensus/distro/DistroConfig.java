@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param verifyInterval how often each member sends each peer a digest of its records (5 s)
  * @param retryBackoffBase delay before the first retry of a failed batch; doubles per failure
  * @param retryBackoffMax longest delay between retries (Nacos retries every 3 s)
- * @param requestTimeout a batch or snapshot request not answered within this is failed (3 s)
+ * @param requestTimeout a batch not answered within this is failed (3 s)
  * @param maxPendingKeysPerPeer past this many pending keys the peer's queue is dropped and the
  *     peer is resynchronised through verify instead, so an unreachable peer costs bounded memory
  * @param ownerGracePeriod records of a member that went DOWN are removed this long afterwards,
@@ -27,6 +27,9 @@ import java.util.Objects;
  * @param initialLoadTimeout a starting member that could not load a snapshot from any peer by
  *     then reports ready with what it has, and verify fills it in later
  * @param tickInterval how often the replicator's thread advances timers
+ * @param snapshotTimeout a snapshot (initial load, verify repair) not received within this is
+ *     failed (30 s: a million records take seconds to stream); a peer that goes DOWN meanwhile
+ *     fails it at once
  */
 public record DistroConfig(
     int maxBatchSize,
@@ -40,7 +43,8 @@ public record DistroConfig(
     Duration ownerGracePeriod,
     Duration tombstoneRetention,
     Duration initialLoadTimeout,
-    Duration tickInterval) {
+    Duration tickInterval,
+    Duration snapshotTimeout) {
 
   public DistroConfig {
     positive("maxBatchSize", maxBatchSize);
@@ -54,6 +58,7 @@ public record DistroConfig(
     positive("tombstoneRetention", tombstoneRetention);
     positive("initialLoadTimeout", initialLoadTimeout);
     positive("tickInterval", tickInterval);
+    positive("snapshotTimeout", snapshotTimeout);
     if (retryBackoffMax.compareTo(retryBackoffBase) < 0) {
       throw new IllegalArgumentException("distro retryBackoffMax (" + retryBackoffMax
           + ") must not be shorter than retryBackoffBase (" + retryBackoffBase + ")");
@@ -65,7 +70,8 @@ public record DistroConfig(
   }
 
   /** 1000 keys or 200 ms per batch (a change to an idle peer at once), verify every 5 s, retries 100 ms doubling to 3 s, 3 s timeout,
-   * 100,000 pending keys per peer, 30 s owner grace, 60 s tombstones, 30 s load timeout, 10 ms tick. */
+   * 100,000 pending keys per peer, 30 s owner grace, 60 s tombstones, 30 s load timeout, 10 ms tick,
+   * 30 s per snapshot. */
   public static DistroConfig defaults() {
     return new DistroConfig(
         1000,
@@ -79,7 +85,8 @@ public record DistroConfig(
         Duration.ofSeconds(30),
         Duration.ofSeconds(60),
         Duration.ofSeconds(30),
-        Duration.ofMillis(10));
+        Duration.ofMillis(10),
+        Duration.ofSeconds(30));
   }
 
   /** A builder that starts from {@link #defaults()}. */
@@ -119,6 +126,7 @@ public record DistroConfig(
     private Duration tombstoneRetention;
     private Duration initialLoadTimeout;
     private Duration tickInterval;
+    private Duration snapshotTimeout;
 
     private Builder(DistroConfig c) {
       maxBatchSize = c.maxBatchSize;
@@ -133,6 +141,7 @@ public record DistroConfig(
       tombstoneRetention = c.tombstoneRetention;
       initialLoadTimeout = c.initialLoadTimeout;
       tickInterval = c.tickInterval;
+      snapshotTimeout = c.snapshotTimeout;
     }
 
     public Builder maxBatchSize(int v) {
@@ -191,10 +200,15 @@ public record DistroConfig(
       return this;
     }
 
+    public Builder snapshotTimeout(Duration v) {
+      snapshotTimeout = v;
+      return this;
+    }
+
     public DistroConfig build() {
       return new DistroConfig(maxBatchSize, flushDelay, leadingEdgeFlush, verifyInterval,
           retryBackoffBase, retryBackoffMax, requestTimeout, maxPendingKeysPerPeer, ownerGracePeriod,
-          tombstoneRetention, initialLoadTimeout, tickInterval);
+          tombstoneRetention, initialLoadTimeout, tickInterval, snapshotTimeout);
     }
   }
 }

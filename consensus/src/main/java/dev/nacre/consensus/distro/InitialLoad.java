@@ -33,7 +33,7 @@ final class InitialLoad {
   InitialLoad(String selfId, DistroConfig config) {
     this.selfId = selfId;
     this.timeoutMillis = config.initialLoadTimeout().toMillis();
-    this.requestTimeoutMillis = config.requestTimeout().toMillis();
+    this.requestTimeoutMillis = config.snapshotTimeout().toMillis();
     this.retryDelayMillis = config.retryBackoffMax().toMillis();
   }
 

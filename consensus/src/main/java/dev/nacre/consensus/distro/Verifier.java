@@ -39,7 +39,7 @@ final class Verifier {
 
   Verifier(DistroConfig config, long nowMillis) {
     this.intervalMillis = config.verifyInterval().toMillis();
-    this.timeoutMillis = config.requestTimeout().toMillis();
+    this.timeoutMillis = config.snapshotTimeout().toMillis();
     this.retryDelayMillis = config.retryBackoffBase().toMillis();
     this.retryDelayMaxMillis = config.retryBackoffMax().toMillis();
     this.nextRoundAt = nowMillis + intervalMillis;

@@ -23,6 +23,7 @@ class DistroReplicatorTest {
       .verifyInterval(Duration.ofMillis(500))
       .retryBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
       .requestTimeout(Duration.ofSeconds(1))
+      .snapshotTimeout(Duration.ofSeconds(1))
       .ownerGracePeriod(Duration.ofSeconds(1))
       .tickInterval(Duration.ofMillis(5))
       .build();

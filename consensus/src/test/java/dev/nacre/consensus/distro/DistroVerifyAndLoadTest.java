@@ -159,7 +159,7 @@ class DistroVerifyAndLoadTest {
 
   @Test
   void loadTriesTheNextPeerWhenOneFailsAndGivesUpAfterTheLoadTimeout() {
-    DistroConfig config = DistroConfig.builder().requestTimeout(Duration.ofSeconds(1))
+    DistroConfig config = DistroConfig.builder().requestTimeout(Duration.ofSeconds(1)).snapshotTimeout(Duration.ofSeconds(1))
         .retryBackoff(Duration.ofMillis(100), Duration.ofSeconds(2))
         .initialLoadTimeout(Duration.ofSeconds(10)).build();
     DistroCore b = new DistroCore("b", List.of("a", "b", "c"), config, 0);

@@ -26,6 +26,7 @@ final class SimCluster {
       .verifyInterval(Duration.ofSeconds(5))
       .retryBackoff(Duration.ofMillis(50), Duration.ofSeconds(1))
       .requestTimeout(Duration.ofMillis(500))
+      .snapshotTimeout(Duration.ofMillis(500))
       .maxPendingKeysPerPeer(12)
       .ownerGracePeriod(Duration.ofSeconds(3))
       .tombstoneRetention(Duration.ofSeconds(8))

@@ -39,7 +39,7 @@ public final class ClusterServices implements AutoCloseable {
   private final EphemeralReplication replication;
   private final Forwarder forwarder;
   private final PeerAuth auth;
-  private PeerServer server;
+  private volatile PeerServer server; // read by the metrics scrape
   private Pinger pinger;
   private AutoCloseable reconciler;
 
@@ -59,7 +59,7 @@ public final class ClusterServices implements AutoCloseable {
     this.channels = new PeerChannels(self, auth);
     Duration callTimeout = config.cluster().distro().requestTimeout();
     this.replication = EphemeralReplication.create(store, handler -> new DistroReplicator(
-        self, config.members(), config.cluster().distro(), new GrpcDistroTransport(channels, callTimeout), handler));
+        self, config.members(), config.cluster().distro(), new GrpcDistroTransport(channels, callTimeout, config.cluster().distro().snapshotTimeout()), handler));
     this.forwarder = new Forwarder(self, channels, this::responsibleMember, config.cpTimeout());
     members.onOwnershipMembersChanged(this::followMembership);
     this.auth = auth;
@@ -87,6 +87,12 @@ public final class ClusterServices implements AutoCloseable {
     return replication.replicator();
   }
 
+  /** Peer calls refused because the peer port's limit was reached (0 before the port opens). */
+  public long refusedPeerCalls() {
+    PeerServer open = server;
+    return open == null ? 0 : open.refusedCalls();
+  }
+
   public MemberTable members() {
     return members;
   }
@@ -101,7 +107,7 @@ public final class ClusterServices implements AutoCloseable {
       ScheduledExecutorService scheduler, Readiness readiness) {
     InetSocketAddress peerAddress = new InetSocketAddress(config.bind(), config.port() + 1001);
     server = PeerServer.start(config.address(), peerAddress, new PeerService(() -> pingStatus(raft.status()), replicator(), router), auth,
-        linkFilter.map(f -> new LinkFilterInterceptor(config.address(), f)));
+        linkFilter.map(f -> new LinkFilterInterceptor(config.address(), f)), config.cluster().peerMaxCalls());
     pinger = new Pinger(members, channels, config.cluster().pingPeriod(), pingTimeout(), scheduler);
     Duration peerWait = config.cluster().peerWaitAtStart();
     boolean peerFound = pinger.awaitAnyPeer(peerWait);

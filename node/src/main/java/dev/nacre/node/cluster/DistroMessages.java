@@ -61,7 +61,7 @@ final class DistroMessages {
         p.getRecordsList().stream().map(DistroMessages::fromProto).toList());
   }
 
-  private static SnapshotScope scope(SnapshotRequest.Scope s) {
+  static SnapshotScope scope(SnapshotRequest.Scope s) {
     return s == SnapshotRequest.Scope.ALL ? SnapshotScope.ALL : SnapshotScope.OWNED;
   }
 

@@ -8,19 +8,25 @@ import dev.nacre.consensus.distro.DistroBatch;
 import dev.nacre.consensus.distro.DistroSnapshot;
 import dev.nacre.consensus.distro.DistroTransport;
 import dev.nacre.consensus.distro.SnapshotRequest;
+import io.grpc.Status;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
-/** Distro's messages over the peer gRPC channels, each call with its own deadline. */
+/**
+ * Distro's messages over the peer gRPC channels, each call with its own deadline. Snapshots come
+ * as a stream of parts ({@link SnapshotParts}), from a member of an older version as one message.
+ */
 public final class GrpcDistroTransport implements DistroTransport {
   private final PeerChannels channels;
   private final Duration deadline;
+  private final Duration snapshotDeadline;
 
-  public GrpcDistroTransport(PeerChannels channels, Duration deadline) {
+  public GrpcDistroTransport(PeerChannels channels, Duration deadline, Duration snapshotDeadline) {
     this.channels = channels;
     this.deadline = deadline;
+    this.snapshotDeadline = snapshotDeadline;
   }
 
   @Override
@@ -31,8 +37,20 @@ public final class GrpcDistroTransport implements DistroTransport {
 
   @Override
   public CompletableFuture<DistroSnapshot> requestSnapshot(String peerId, SnapshotRequest request) {
-    return call(() -> channels.stub(peerId).withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
-        .snapshot(DistroMessages.toProto(request)), DistroMessages::fromProto);
+    CompletableFuture<DistroSnapshot> parts = new CompletableFuture<>();
+    try {
+      channels.streamingStub(peerId).withDeadlineAfter(snapshotDeadline.toMillis(), TimeUnit.MILLISECONDS)
+          .snapshotParts(DistroMessages.toProto(request), SnapshotParts.collect(parts));
+    } catch (RuntimeException e) {
+      parts.completeExceptionally(e);
+    }
+    return parts.handle((snapshot, error) -> {
+      if (error != null && Status.fromThrowable(error).getCode() == Status.Code.UNIMPLEMENTED) {
+        return call(() -> channels.stub(peerId).withDeadlineAfter(snapshotDeadline.toMillis(), TimeUnit.MILLISECONDS)
+            .snapshot(DistroMessages.toProto(request)), DistroMessages::fromProto);
+      }
+      return error == null ? CompletableFuture.completedFuture(snapshot) : CompletableFuture.<DistroSnapshot>failedFuture(error);
+    }).thenCompose(f -> f);
   }
 
   private interface Call<R> {

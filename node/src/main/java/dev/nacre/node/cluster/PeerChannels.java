@@ -25,10 +25,19 @@ public final class PeerChannels implements AutoCloseable {
 
   /** An async stub to {@code member} (its main address {@code host:port}). */
   public PeerGrpc.PeerFutureStub stub(String member) {
+    return PeerGrpc.newFutureStub(channel(member));
+  }
+
+  /** A streaming stub to {@code member}, on the same channel as {@link #stub}. */
+  public PeerGrpc.PeerStub streamingStub(String member) {
+    return PeerGrpc.newStub(channel(member));
+  }
+
+  private ManagedChannel channel(String member) {
     if (closed) {
       throw new IllegalStateException("peer channels of " + self + " are closed");
     }
-    return PeerGrpc.newFutureStub(channels.computeIfAbsent(member, this::open));
+    return channels.computeIfAbsent(member, this::open);
   }
 
   /**

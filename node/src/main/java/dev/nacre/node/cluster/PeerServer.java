@@ -1,5 +1,7 @@
 package dev.nacre.node.cluster;
 
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
+import dev.nacre.proto.peer.PeerGrpc;
 import io.grpc.BindableService;
 import io.grpc.Server;
 import io.grpc.ServerInterceptor;
@@ -10,27 +12,48 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The gRPC server on the peer port (P+1001); every call must pass {@link PeerAuth}. */
+/**
+ * The gRPC server on the peer port (P+1001); every call must pass {@link PeerAuth}. At most
+ * {@code maxCalls} calls run at once ({@link CallLimit}), on a pool of at most that many threads.
+ */
 public final class PeerServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PeerServer.class);
   private final Server server;
+  private final ExecutorService handlers;
+  private final CallLimit limit;
 
-  private PeerServer(Server server) {
+  private PeerServer(Server server, ExecutorService handlers, CallLimit limit) {
     this.server = server;
+    this.handlers = handlers;
+    this.limit = limit;
   }
 
   static PeerServer start(String name, InetSocketAddress address, BindableService service, PeerAuth auth,
-      Optional<ServerInterceptor> linkFilter) {
-    // The last interceptor listed runs first: authentication, then the (test-only) link filter.
+      Optional<ServerInterceptor> linkFilter, int maxCalls) {
+    CallLimit limit = new CallLimit(maxCalls, "peer port " + address.getPort() + " of " + name,
+        Set.of(PeerGrpc.getPingMethod().getFullMethodName()));
+    // The last interceptor listed runs first: the call limit, authentication, then the (test-only)
+    // link filter.
     ServerServiceDefinition intercepted = linkFilter
-        .map(f -> ServerInterceptors.intercept(service, f, auth.server()))
-        .orElseGet(() -> ServerInterceptors.intercept(service, auth.server()));
+        .map(f -> ServerInterceptors.intercept(service, f, auth.server(), limit))
+        .orElseGet(() -> ServerInterceptors.intercept(service, auth.server(), limit));
+    // No counted call waits for a thread: the limit admits no more calls than there are threads,
+    // and a few more threads keep pings (exempt) answered while the counted calls hold the rest.
+    int threads = maxCalls + 4;
+    ThreadPoolExecutor handlers = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), new ThreadFactoryBuilder().setNameFormat(name + "-peer-%d").setDaemon(true).build());
+    handlers.allowCoreThreadTimeOut(true);
     Server server = NettyServerBuilder.forAddress(address)
         .addService(intercepted)
+        .executor(handlers)
         .maxInboundMessageSize(64 * 1024 * 1024)
         .build();
     try {
@@ -38,8 +61,13 @@ public final class PeerServer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot listen for peers on " + address + ": is the port free?", e);
     }
-    log.info("[{}] peer gRPC listening on {}", name, address);
-    return new PeerServer(server);
+    log.info("[{}] peer gRPC listening on {} (at most {} calls at once)", name, address, maxCalls);
+    return new PeerServer(server, handlers, limit);
+  }
+
+  /** Calls refused so far because {@code maxCalls} were in flight. */
+  public long refusedCalls() {
+    return limit.refused();
   }
 
   @Override
@@ -49,6 +77,8 @@ public final class PeerServer implements AutoCloseable {
       server.awaitTermination(2, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } finally {
+      handlers.shutdownNow();
     }
   }
 }

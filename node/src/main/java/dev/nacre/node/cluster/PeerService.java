@@ -16,6 +16,7 @@ import dev.nacre.proto.peer.PingRequest;
 import dev.nacre.proto.peer.PingResponse;
 import dev.nacre.proto.peer.SnapshotRequest;
 import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -67,6 +68,19 @@ final class PeerService extends PeerGrpc.PeerImplBase {
       return;
     }
     reply(replicator.serveSnapshot(parsed), DistroMessages::toProto, out);
+  }
+
+  @Override
+  public void snapshotParts(SnapshotRequest request, StreamObserver<DistroSnapshot> out) {
+    dev.nacre.consensus.distro.SnapshotRequest parsed;
+    try {
+      parsed = DistroMessages.fromProto(request);
+    } catch (RuntimeException e) {
+      out.onError(Status.INVALID_ARGUMENT.withDescription("bad snapshot request: " + e.getMessage()).asRuntimeException());
+      return;
+    }
+    SnapshotParts.serve(replicator.serveSnapshot(parsed), (ServerCallStreamObserver<DistroSnapshot>) out,
+        SnapshotParts.PART_BYTES);
   }
 
   @Override

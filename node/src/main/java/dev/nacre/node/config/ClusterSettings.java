@@ -11,9 +11,13 @@ import java.time.Duration;
  * @param failedPingsToDown missed pings in a row after which a member is DOWN (Nacos: 3)
  * @param peerWaitAtStart how long a starting member pings the others until one answers before it
  *     loads the ephemeral registry; when none answers by then it starts empty, alone (10 s)
+ * @param peerMaxCalls calls the peer port runs at once; one more is refused with RESOURCE_EXHAUSTED
+ *     (and retried by its sender), so a flood cannot grow the handler pool without bound
  */
 public record ClusterSettings(String secret, Duration pingPeriod, int failedPingsToDown, DistroConfig distro,
-    Duration peerWaitAtStart) {
+    Duration peerWaitAtStart, int peerMaxCalls) {
+  /** Pings, Distro batches and forwards of a 3-5 member cluster stay far below this. */
+  public static final int DEFAULT_PEER_MAX_CALLS = 256;
   /** Nacos has no such wait; 10 s covers peers started by the same command on a busy machine. */
   public static final Duration DEFAULT_PEER_WAIT_AT_START = Duration.ofSeconds(10);
 
@@ -22,6 +26,6 @@ public record ClusterSettings(String secret, Duration pingPeriod, int failedPing
     // Never log the secret.
     return "ClusterSettings[secret=" + (secret.isEmpty() ? "<none>" : "<set>") + ", pingPeriod=" + pingPeriod
         + ", failedPingsToDown=" + failedPingsToDown + ", peerWaitAtStart=" + peerWaitAtStart
-        + ", distro=" + distro + "]";
+        + ", peerMaxCalls=" + peerMaxCalls        + ", distro=" + distro + "]";
   }
 }

@@ -52,6 +52,7 @@ public record NodeConfig(
   public static final String HTTP_THREADS = "nacre.http.worker-threads";
   public static final String HTTP_IDLE_TIMEOUT = "nacre.http.idle-timeout-ms";
   public static final String HTTP_MAX_CONNECTIONS = "nacre.http.max-connections";
+  public static final String PEER_MAX_CALLS = "nacre.peer.max-concurrent-calls";
   public static final String CP_TIMEOUT = "nacre.cp.timeout-ms";
   public static final String ELECTION_MIN = "nacre.raft.election-timeout-min-ms";
   public static final String ELECTION_MAX = "nacre.raft.election-timeout-max-ms";
@@ -161,7 +162,8 @@ public record NodeConfig(
         millis(s, PING_PERIOD, Duration.ofSeconds(1)),
         s.integer(PINGS_TO_DOWN, 3, 1, 100),
         distro,
-        millis(s, PEER_WAIT_AT_START, ClusterSettings.DEFAULT_PEER_WAIT_AT_START));
+        millis(s, PEER_WAIT_AT_START, ClusterSettings.DEFAULT_PEER_WAIT_AT_START),
+        s.integer(PEER_MAX_CALLS, ClusterSettings.DEFAULT_PEER_MAX_CALLS, 1, 1 << 16));
     ClientSettings clientDefaults = ClientSettings.defaults();
     ClientSettings client = new ClientSettings(
         millis(s, CLIENT_IDLE, clientDefaults.idleBeforeDetection()),

@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * A node's meters (Micrometer), served as Prometheus text at {@code GET /metrics} and Nacos'
@@ -64,6 +65,13 @@ public final class NodeMetrics implements AutoCloseable {
     gauge("nacre.clients", "Nacos 2.x clients connected to this node", node::clients);
   }
 
+  /** Calls the peer port refused because its limit was reached; {@code owner} lives as long as the node. */
+  public <T> void watchPeerPort(T owner, ToDoubleFunction<T> refusedCalls) {
+    FunctionCounter.builder("nacre.peer.calls.refused", owner, refusedCalls)
+        .description("peer calls refused with RESOURCE_EXHAUSTED (nacre.peer.max-concurrent-calls in flight)")
+        .register(registry);
+  }
+
   /** Gauges of this member's Raft state, read when scraped. */
   public void watchRaft(Supplier<RaftStatus> raft) {
     gauge("nacre.raft.term", "current term", () -> raft.get().term());
@@ -91,7 +99,7 @@ public final class NodeMetrics implements AutoCloseable {
     Supplier<DistroStatus> status = () -> statusOf(replicator);
     gauge("nacre.distro.records", "Distro records held here that are not tombstones", () -> status.get().liveRecords(),
         "kind", "live");
-    gauge("nacre.distro.records", "Distro records held here whose owner is this member",
+    gauge("nacre.distro.records", "live Distro records held here whose owner is this member",
         () -> status.get().ownedRecords(), "kind", "owned");
     gauge("nacre.distro.pulls.in.progress", "verify repairs waiting for an owner's records",
         () -> status.get().pullsInProgress());
