@@ -48,6 +48,8 @@ public final class PersistentHealthProber implements AutoCloseable {
   private final ProbeResultSink results;
   private final ExecutorService pool;
   private final Set<InstanceKey> inFlight = ConcurrentHashMap.newKeySet();
+  /** Where the next round starts in its list of due instances: after the last round's last probe. */
+  private volatile int resumeAt;
 
   /**
    * A standalone prober with its own pool of {@code config.probeThreads()} threads and real
@@ -85,6 +87,18 @@ public final class PersistentHealthProber implements AutoCloseable {
       ProbeResultSink results,
       HealthProbe tcp,
       HealthProbe http) {
+    this(index, config, isResponsible, results, tcp, http, QUEUE_CAPACITY);
+  }
+
+  /** With a probe queue of {@code queueCapacity} (tests of a full queue). */
+  PersistentHealthProber(
+      RegistryIndex index,
+      NamingConfig config,
+      Predicate<ServiceKey> isResponsible,
+      ProbeResultSink results,
+      HealthProbe tcp,
+      HealthProbe http,
+      int queueCapacity) {
     this.index = index;
     this.config = config;
     this.isResponsible = isResponsible;
@@ -94,7 +108,7 @@ public final class PersistentHealthProber implements AutoCloseable {
     this.pool =
         new ThreadPoolExecutor(
             config.probeThreads(), config.probeThreads(), 30, TimeUnit.SECONDS,
-            new ArrayBlockingQueue<>(QUEUE_CAPACITY), daemonThreads());
+            new ArrayBlockingQueue<>(queueCapacity), daemonThreads());
   }
 
   /** Runs the probes every probe period on {@code scheduler} until the returned task is closed. */
@@ -102,29 +116,47 @@ public final class PersistentHealthProber implements AutoCloseable {
     return PeriodicTask.start(scheduler, config.probePeriod(), "persistent-probe", this::probeOnce);
   }
 
-  /** Starts one round; the future completes when every probe of the round has updated health. */
+  /**
+   * Starts one round; the future completes when every probe of the round has updated health. When
+   * the probe queue fills up, the rest of the instances wait for the next round, which starts with
+   * them: with more instances than the queue holds, every one is still probed in turn.
+   */
   public CompletableFuture<Void> probeOnce() {
-    List<CompletableFuture<Void>> probes = new ArrayList<>();
+    List<Candidate> due = new ArrayList<>();
     for (ServiceSnapshot service : index.allServices()) {
       if (!isResponsible.test(service.key())) {
         continue;
       }
       for (Instance instance : service.persistentInstances()) {
         ClusterInfo cluster = service.cluster(instance.key().cluster());
-        if (cluster.checkType() == HealthCheckType.NONE || !inFlight.add(instance.key())) {
-          continue;
+        if (cluster.checkType() != HealthCheckType.NONE) {
+          due.add(new Candidate(instance, cluster));
         }
-        try {
-          probes.add(CompletableFuture.runAsync(() -> probe(instance, cluster), pool));
-        } catch (RejectedExecutionException e) {
-          inFlight.remove(instance.key());
-          log.warn("Probe pool is full; skipping the rest of this round ({} probes queued)", probes.size());
-          return CompletableFuture.allOf(probes.toArray(CompletableFuture[]::new));
-        }
+      }
+    }
+    List<CompletableFuture<Void>> probes = new ArrayList<>();
+    int first = due.isEmpty() ? 0 : resumeAt % due.size();
+    resumeAt = 0;
+    for (int n = 0; n < due.size(); n++) {
+      int at = (first + n) % due.size();
+      Candidate c = due.get(at);
+      if (!inFlight.add(c.instance().key())) {
+        continue;
+      }
+      try {
+        probes.add(CompletableFuture.runAsync(() -> probe(c.instance(), c.cluster()), pool));
+      } catch (RejectedExecutionException e) {
+        inFlight.remove(c.instance().key());
+        resumeAt = at;
+        log.warn("Probe queue is full ({} probes started this round); {} of {} instances wait for the next round",
+            probes.size(), due.size() - n, due.size());
+        break;
       }
     }
     return CompletableFuture.allOf(probes.toArray(CompletableFuture[]::new));
   }
+
+  private record Candidate(Instance instance, ClusterInfo cluster) {}
 
   private void probe(Instance instance, ClusterInfo cluster) {
     InstanceKey key = instance.key();

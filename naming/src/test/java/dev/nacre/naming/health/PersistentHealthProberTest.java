@@ -16,6 +16,10 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -134,5 +138,35 @@ class PersistentHealthProberTest {
     f.ops.registerInstance(new Instance(key, 1, true, true, true, Map.of()));
     probe();
     assertThat(f.index.instance(key, true).orElseThrow().healthy()).isTrue();
+  }
+
+  @Test
+  void instancesBeyondAFullProbeQueueAreProbedInTheNextRound() throws Exception {
+    int capacity = 3;
+    int perRound = f.config.probeThreads() + capacity; // running + queued; the rest is refused
+    Set<Integer> probed = ConcurrentHashMap.newKeySet();
+    Semaphore gate = new Semaphore(0); // probes hold their threads until the test lets them go
+    HealthProbe held = (host, port, cluster) -> {
+      gate.acquireUninterruptibly();
+      probed.add(port);
+      return true;
+    };
+    for (int i = 0; i < 2 * perRound; i++) {
+      persistent(40_000 + i, true);
+    }
+    try (PersistentHealthProber small = new PersistentHealthProber(f.index, f.config, s -> true,
+        ProbeResultSink.localOnly(f.index), held, held, capacity)) {
+      // A round starts at most perRound probes (fewer when idle threads are slow to take from the
+      // queue), so from the start of the list alone the second half would never be reached.
+      int rounds = 0;
+      while (probed.size() < 2 * perRound && rounds < 8) {
+        CompletableFuture<Void> started = small.probeOnce();
+        gate.release(4 * perRound);
+        started.get(10, TimeUnit.SECONDS);
+        gate.drainPermits();
+        rounds++;
+      }
+      assertThat(probed).as("every instance probed within %d rounds", rounds).hasSize(2 * perRound);
+    }
   }
 }
