@@ -69,6 +69,19 @@ class EphemeralClusterTest {
               + c.address(peer) + "\"} 0.0");
         }
       });
+      // The responsible member sent the registrations and the removal to each peer in acknowledged batches.
+      int owner = java.util.stream.IntStream.range(0, 3).filter(i -> c.address(i).equals(responsible)).findFirst().orElseThrow();
+      await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        String scrape = c.http(owner).get("/metrics", Map.of()).body();
+        for (int peer = 0; peer < 3; peer++) {
+          if (peer == owner) {
+            continue;
+          }
+          String labels = "node=\"" + c.address(owner) + "\",peer=\"" + c.address(peer) + "\"";
+          assertThat(meter(scrape, "nacre_distro_records_sent_total{" + labels + "}")).isGreaterThanOrEqualTo(4);
+          assertThat(meter(scrape, "nacre_distro_batches_total{" + labels + ",result=\"acked\"}")).isGreaterThanOrEqualTo(1);
+        }
+      });
       // Every member's Raft apply stall, as each said in its last ping answer (issue 12).
       await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
           java.util.regex.Pattern.compile("\"applyStalledMs\":0").matcher(
@@ -202,5 +215,15 @@ class EphemeralClusterTest {
       var cp = c.http(0).post(NS + "/instance", Map.of("serviceName", "alone", "ip", "127.0.4.2", "port", "80", "ephemeral", "false"));
       assertThat(cp.status()).isEqualTo(503);
     }
+  }
+
+  /** The value of one sample line of a Prometheus scrape; fails when the line is missing. */
+  private static double meter(String scrape, String sample) {
+    for (String line : scrape.split("\n")) {
+      if (line.startsWith(sample + " ")) {
+        return Double.parseDouble(line.substring(sample.length() + 1).trim());
+      }
+    }
+    throw new AssertionError("no sample " + sample + " in the scrape");
   }
 }

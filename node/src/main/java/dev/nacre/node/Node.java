@@ -131,6 +131,8 @@ public final class Node implements AutoCloseable {
     resources.push(metrics);
     metrics.watchRegistry(naming, counts);
     metrics.watchRaft(raft::status);
+    metrics.watchRaftSnapshot(raft::latestSnapshot);
+    metrics.watchStorage(stateMachine::storageStats);
     push.observe(metrics.pushes());
     if (cluster != null) {
       metrics.watchDistro(cluster.replicator(),
@@ -168,7 +170,7 @@ public final class Node implements AutoCloseable {
     clientGrpc = ClientGrpcServer.start(config.address(),
         new InetSocketAddress(config.bind(), config.clientGrpcPort()), config.client(), naming,
         java.util.Optional.of(push), config.push().ackTimeout(), clock, scheduler,
-        new ClientGateInterceptor(config.address(), hooks.clientGateOrOpen()));
+        new ClientGateInterceptor(config.address(), hooks.clientGateOrOpen()), metrics.clientRequests());
     resources.push(clientGrpc);
     readiness.serving();
     log.info("[{}] ready (distro {}): HTTP on {}, Nacos clients on {}, Raft on {}", config.address(),

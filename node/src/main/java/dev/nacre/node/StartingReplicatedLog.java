@@ -48,6 +48,12 @@ final class StartingReplicatedLog implements ReplicatedLog {
     return log != null ? log.status() : new RaftStatus(selfId, "STARTING", "", 0, 0, 0);
   }
 
+  /** The latest Raft snapshot; empty before the member runs or before its first snapshot. */
+  java.util.Optional<RatisReplicatedLog.SnapshotStatus> latestSnapshot() {
+    RatisReplicatedLog log = started.getNow(null);
+    return log == null ? java.util.Optional.empty() : log.latestSnapshot();
+  }
+
   @Override
   public boolean standForElectionIfLeaderGone(String leaderId) {
     RatisReplicatedLog log = started.getNow(null);

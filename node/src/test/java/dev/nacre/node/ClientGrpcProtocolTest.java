@@ -226,6 +226,31 @@ class ClientGrpcProtocolTest {
         "ephemeral", "false"));
   }
 
+  /** Client requests are timed by type and Nacos error code in /metrics (issue 12). */
+  @Test
+  void clientRequestsAreMeteredByTypeAndErrorCode() throws Exception {
+    String before = node.http.get("/metrics", Map.of()).body();
+    try (RawNacosClient c = new RawNacosClient(grpcPort)) {
+      c.setUp();
+      c.next("SetupAckRequest", Duration.ofSeconds(5));
+      c.call("InstanceRequest", instanceRequest("metered", "registerInstance", instance(5161)));
+      c.call("InstanceRequest", instanceRequest("metered", "deregisterInstance", instance(5161)));
+      c.call("NoSuchRequest", "{}");
+    }
+    String after = node.http.get("/metrics", Map.of()).body();
+    assertThat(requestCount(after, "InstanceRequest", 0) - requestCount(before, "InstanceRequest", 0)).isEqualTo(2);
+    assertThat(requestCount(after, "other", 302) - requestCount(before, "other", 302))
+        .as("an unknown type, under one bounded label").isEqualTo(1);
+  }
+
+  private static double requestCount(String scrape, String type, int code) {
+    return scrape.lines()
+        .filter(l -> l.startsWith("nacre_client_requests_seconds_count{") && l.contains("type=\"" + type + "\"")
+            && l.contains("code=\"" + code + "\""))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+        .sum();
+  }
+
   @Test
   void subscribersGetTheFullListPushedOnTheirStream() throws Exception {
     try (RawNacosClient subscriber = new RawNacosClient(grpcPort); RawNacosClient writer = new RawNacosClient(grpcPort)) {

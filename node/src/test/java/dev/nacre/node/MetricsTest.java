@@ -117,6 +117,10 @@ class MetricsTest {
           .isGreaterThanOrEqualTo(1.0);
       assertThat(sample(scrape, "nacre_raft_apply_stalled_seconds")).as("the state machine keeps up").isZero();
       assertThat(sample(scrape, "jvm_memory_used_bytes", "area=\"heap\"", "id=\"G1 Eden Space\"")).isPositive();
+      assertThat(sample(scrape, "nacre_rocksdb_memtable_bytes")).as("the persistent write is in the memtable").isPositive();
+      assertThat(sample(scrape, "nacre_rocksdb_sst_bytes")).isNotNegative();
+      assertThat(sample(scrape, "nacre_rocksdb_pending_compaction_bytes")).isNotNegative();
+      assertThat(sample(scrape, "nacre_raft_snapshot_index")).as("no snapshot after a few writes").isEqualTo(-1.0);
       assertThat(node.http.get("/nacos/v1/core/cluster/nodes", Map.of()).body()).contains("\"applyStalledMs\":0");
 
       Http.Response nacos = node.http.get("/nacos/actuator/prometheus", Map.of());

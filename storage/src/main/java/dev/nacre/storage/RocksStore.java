@@ -128,6 +128,22 @@ public final class RocksStore implements AutoCloseable {
     }
   }
 
+  /**
+   * Sizes for operators, summed over the column families: bytes in SST files on disk, bytes that
+   * compaction still has to rewrite (an estimate), bytes in memtables.
+   */
+  public record Stats(long sstBytes, long pendingCompactionBytes, long memtableBytes) {}
+
+  public Stats stats() {
+    try {
+      return new Stats(db.getAggregatedLongProperty("rocksdb.total-sst-files-size"),
+          db.getAggregatedLongProperty("rocksdb.estimate-pending-compaction-bytes"),
+          db.getAggregatedLongProperty("rocksdb.cur-size-all-mem-tables"));
+    } catch (RocksDBException e) {
+      throw new StorageException("cannot read the sizes of " + dir, e);
+    }
+  }
+
   /** The index recorded by the last {@link #commit}, 0 if none. */
   public long appliedIndex() {
     return applied().getLong(0);

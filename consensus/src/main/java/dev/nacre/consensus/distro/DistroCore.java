@@ -34,6 +34,8 @@ final class DistroCore {
   private final RevisionCounter revisions;
   private final RecordApplier applier;
   private long nextRequestId = 1;
+  private long snapshotsLoaded;
+  private long repairs;
   private boolean readySeen;
 
   /**
@@ -119,12 +121,14 @@ final class DistroCore {
   List<DistroEffect> snapshotReceived(long requestId, DistroSnapshot snapshot, long now) {
     if (load.isLoadRequest(requestId)) {
       applier.applyInitialLoad(snapshot, now);
+      snapshotsLoaded++;
       load.loaded(requestId);
       out.add(new DistroEffect.BecameReady(true));
     } else if (verifier.isPull(requestId)) {
       Optional<String> owner = verifier.pullAnswered(requestId)
           .filter(o -> o.equals(snapshot.sender()) && !ownerLoss.refuses(o));
       if (owner.isPresent() && applier.replaceOwner(owner.get(), snapshot, now)) {
+        repairs++;
         for (String other : verifier.ownersOutOfDate(store::digestOf)) {
           if (!other.equals(owner.get()) && pipelines.containsKey(other)
               && pipelines.get(other).isUp()) {
@@ -216,12 +220,14 @@ final class DistroCore {
   DistroStatus status() {
     Map<String, Integer> pending = new TreeMap<>();
     Map<String, Long> resyncs = new TreeMap<>();
+    Map<String, DistroStatus.PeerTraffic> traffic = new TreeMap<>();
     pipelines.forEach((peer, p) -> {
       pending.put(peer, p.pendingCount());
       resyncs.put(peer, p.resyncCount());
+      traffic.put(peer, p.traffic());
     });
     return new DistroStatus(selfId, load.isReady(), store.size(), store.liveCount(),
-        store.liveCountOf(selfId), pending, resyncs, verifier.pullsInProgress());
+        store.liveCountOf(selfId), pending, resyncs, verifier.pullsInProgress(), traffic, snapshotsLoaded, repairs);
   }
 
   long lastIssuedRevision() {
@@ -251,6 +257,7 @@ final class DistroCore {
     for (PeerPipeline p : pipelines.values()) {
       p.enqueue(r, now);
     }
+    out.add(new DistroEffect.OwnWritesStored(List.of(r)));
     return finish(now);
   }
 

@@ -30,6 +30,15 @@ public interface DistroHandler {
    */
   void remove(List<DistroRecord> records);
 
+  /**
+   * This member's own writes (live records and tombstones) now rank above whatever it held for
+   * their keys, and go to every peer. A peer's record of the same key may have reached the
+   * application while the write waited to be stored here (then the application holds the peer's
+   * version, which replication just overruled): this is the moment to check and repair that
+   * key, instead of comparing everything periodically.
+   */
+  default void ownWritesStored(List<DistroRecord> records) {}
+
   /** Called once, when the initial load finished (or timed out) and the replicator is ready. */
   default void ready() {}
 }

@@ -222,6 +222,8 @@ public final class DistroReplicator implements AutoCloseable {
         request(r);
       } else if (e instanceof DistroEffect.ApplyRecords a) {
         callHandler(() -> handler.apply(a.records()));
+      } else if (e instanceof DistroEffect.OwnWritesStored o) {
+        callHandler(() -> handler.ownWritesStored(o.records()));
       } else if (e instanceof DistroEffect.RemoveRecords r) {
         log.debug("[{}] distro: removing {} records", selfId, r.records().size());
         callHandler(() -> handler.remove(r.records()));

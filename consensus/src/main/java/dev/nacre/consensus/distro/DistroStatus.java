@@ -13,6 +13,10 @@ import java.util.Map;
  * @param pendingKeysByPeer keys waiting to be sent, per peer
  * @param resyncsByPeer how often a peer's queue was dropped (peer DOWN or queue over the cap)
  * @param pullsInProgress verify repairs waiting for an owner's records
+ * @param trafficByPeer batches sent to each peer, by outcome, and the records acknowledged
+ * @param snapshotsLoaded initial loads applied (a full snapshot from a peer at start)
+ * @param repairs verify repairs applied (an owner's set of records replaced after a digest
+ *     mismatch)
  */
 public record DistroStatus(
     String selfId,
@@ -22,9 +26,18 @@ public record DistroStatus(
     int ownedRecords,
     Map<String, Integer> pendingKeysByPeer,
     Map<String, Long> resyncsByPeer,
-    int pullsInProgress) {
+    int pullsInProgress,
+    Map<String, PeerTraffic> trafficByPeer,
+    long snapshotsLoaded,
+    long repairs) {
   public DistroStatus {
     pendingKeysByPeer = Map.copyOf(pendingKeysByPeer);
     resyncsByPeer = Map.copyOf(resyncsByPeer);
+    trafficByPeer = Map.copyOf(trafficByPeer);
+  }
+
+  /** Counts since start of the batches sent to one peer. */
+  public record PeerTraffic(long batchesAcked, long recordsAcked, long batchesFailed) {
+    public static final PeerTraffic NONE = new PeerTraffic(0, 0, 0);
   }
 }

@@ -53,6 +53,9 @@ final class PeerPipeline {
   private boolean up = true;
   private boolean digestDue;
   private long resyncCount;
+  private long batchesAcked;
+  private long recordsAcked;
+  private long batchesFailed;
 
   PeerPipeline(String peer, DistroConfig config) {
     this.peer = peer;
@@ -132,6 +135,8 @@ final class PeerPipeline {
     if (inFlight == null || inFlight.sequence() != sequence) {
       return; // late answer to a batch already timed out or dropped
     }
+    batchesAcked++;
+    recordsAcked += inFlight.records().size();
     inFlight = null;
     consecutiveFailures = 0;
     retryAt = 0;
@@ -143,6 +148,7 @@ final class PeerPipeline {
     }
     InFlight failed = inFlight;
     inFlight = null;
+    batchesFailed++;
     if (pending.isEmpty()) {
       firstPendingAt = failed.firstPendingAt();
     } else {
@@ -195,6 +201,11 @@ final class PeerPipeline {
 
   long resyncCount() {
     return resyncCount;
+  }
+
+  /** Batches the peer acknowledged, the records they carried, and batches that failed or timed out. */
+  DistroStatus.PeerTraffic traffic() {
+    return new DistroStatus.PeerTraffic(batchesAcked, recordsAcked, batchesFailed);
   }
 
   private void enforceCap() {

@@ -254,6 +254,29 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     }
   }
 
+  /**
+   * The latest Raft snapshot this member holds: its log index and how long ago it was written
+   * (from its folder's time), or empty before the first one.
+   */
+  public java.util.Optional<SnapshotStatus> latestSnapshot() {
+    try {
+      org.apache.ratis.statemachine.SnapshotInfo info =
+          server.getDivision(groupId).getStateMachine().getLatestSnapshot();
+      if (info == null || info.getFiles() == null || info.getFiles().isEmpty()) {
+        return java.util.Optional.empty();
+      }
+      java.nio.file.Path file = info.getFiles().get(0).getPath();
+      long ageMillis = System.currentTimeMillis()
+          - java.nio.file.Files.getLastModifiedTime(file).toMillis();
+      return java.util.Optional.of(new SnapshotStatus(info.getIndex(), Math.max(0, ageMillis)));
+    } catch (IOException | RuntimeException e) {
+      return java.util.Optional.empty();
+    }
+  }
+
+  /** @see #latestSnapshot() */
+  public record SnapshotStatus(long index, long ageMillis) {}
+
   @Override
   public boolean standForElectionIfLeaderGone(String leaderId) {
     try {

@@ -204,4 +204,46 @@ class DistroPipelineTest {
     });
     assertThat(a.pipelineTo("b").isDigestDue()).isFalse();
   }
+
+  @Test
+  void statusCountsBatchesByOutcomeRecordsAcknowledgedAndTheInitialLoad() {
+    DistroCore a = readyCore(TRAILING);
+    DistroStatus.PeerTraffic start = a.status().trafficByPeer().get("b");
+    assertThat(start.batchesAcked()).as("the digest batch after start").isEqualTo(1);
+    assertThat(start.recordsAcked()).isZero();
+    assertThat(a.status().snapshotsLoaded()).isEqualTo(1);
+
+    a.localChange("k1", bytes("v"), 1000);
+    a.localChange("k2", bytes("v"), 1000);
+    var flushed = a.tick(1200);
+    var first = batchesTo("b", flushed).get(0);
+    a.batchAcked("c", batchesTo("c", flushed).get(0).batch().sequence(), 1250);
+    a.batchFailed("b", first.batch().sequence(), 1300);
+    var retry = batchesTo("b", a.tick(5000)).get(0);
+    a.batchAcked("b", retry.batch().sequence(), 5000);
+
+    DistroStatus.PeerTraffic b = a.status().trafficByPeer().get("b");
+    assertThat(b.batchesFailed()).isEqualTo(1);
+    assertThat(b.batchesAcked()).isEqualTo(2);
+    assertThat(b.recordsAcked()).as("the retried batch's two records, counted once").isEqualTo(2);
+    assertThat(a.status().trafficByPeer().get("c")).isEqualTo(new DistroStatus.PeerTraffic(2, 2, 0));
+    assertThat(a.status().repairs()).isZero();
+  }
+
+  @Test
+  void everyLocalWriteIsReportedOnceStoredSoTheApplicationCanCheckItsOwnView() {
+    DistroCore a = readyCore(TRAILING);
+    var effects = a.localChange("k1", bytes("v"), 1000);
+    var reported = effects.stream().filter(e -> e instanceof DistroEffect.OwnWritesStored)
+        .map(e -> ((DistroEffect.OwnWritesStored) e).records()).toList();
+    assertThat(reported).hasSize(1);
+    assertThat(reported.get(0)).singleElement().satisfies(r -> {
+      assertThat(r.key()).isEqualTo("k1");
+      assertThat(r.owner()).isEqualTo("a");
+      assertThat(r.tombstone()).isFalse();
+      assertThat(r).isEqualTo(a.record("k1").orElseThrow());
+    });
+    var deleted = a.localDelete("k1", 1001).stream().filter(e -> e instanceof DistroEffect.OwnWritesStored).toList();
+    assertThat(((DistroEffect.OwnWritesStored) deleted.get(0)).records().get(0).tombstone()).isTrue();
+  }
 }

@@ -40,6 +40,10 @@ class SnapshotInstallTest {
       // The leader snapshotted and purged past what the lagging member holds: only a snapshot helps.
       await().atMost(Duration.ofSeconds(20))
           .until(() -> cluster.log(leader).firstLogIndex() > laggingLast + 1);
+      // What an operator sees of it (nacre_raft_snapshot_index / _age_seconds).
+      var snapshot = cluster.log(leader).latestSnapshot().orElseThrow();
+      assertThat(snapshot.index()).isGreaterThanOrEqualTo(THRESHOLD).isLessThanOrEqualTo(cluster.log(leader).status().appliedIndex());
+      assertThat(snapshot.ageMillis()).isBetween(0L, 60_000L);
 
       cluster.start(lagging);
       await().atMost(Duration.ofSeconds(30))

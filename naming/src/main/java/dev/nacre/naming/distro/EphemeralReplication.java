@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * DistroReplicator replicator = replication.replicator();
  * // memberDown(...) for members already known DOWN, then:
  * replicator.start();
- * resources.push(replication.startReconciling(scheduler, Duration.ofSeconds(5)));
+ * resources.push(replication.startReconciling(scheduler, Duration.ofMinutes(1)));
  * }</pre>
  *
  * <p>The same replicator carries the probed health of persistent instances (soft state, never in
@@ -115,7 +115,9 @@ public final class EphemeralReplication implements AutoCloseable {
   /**
    * Compares the store with the replicator's records once and repairs ownership differences that
    * were also seen the previous time (a race between a local write and a peer's record can leave
-   * an instance that no member checks). Run it periodically: {@link #startReconciling}.
+   * an instance that no member checks). That race is repaired as it happens (the replicator reports
+   * each own write it ranks); this full comparison is a safety net. Run it now and then:
+   * {@link #startReconciling}.
    *
    * @return how many instances were repaired
    * @throws IllegalStateException when the replicator is closed or does not answer within 3 s
@@ -125,8 +127,8 @@ public final class EphemeralReplication implements AutoCloseable {
   }
 
   /**
-   * Runs {@link #reconcileOnce()} every {@code period} on {@code scheduler} (a verify interval,
-   * 5 s, is a good period) until the returned task is closed.
+   * Runs {@link #reconcileOnce()} every {@code period} on {@code scheduler} until the returned task
+   * is closed. Each run copies every record: a minute is a fair period for a safety net.
    */
   public PeriodicTask startReconciling(ScheduledExecutorService scheduler, Duration period) {
     return PeriodicTask.start(scheduler, period, "ephemeral-reconcile-" + store.localNodeId(),

@@ -3,8 +3,10 @@ package dev.nacre.naming.distro;
 import dev.nacre.consensus.distro.DistroHandler;
 import dev.nacre.consensus.distro.DistroRecord;
 import dev.nacre.naming.api.NamingException;
+import dev.nacre.naming.ephemeral.EphemeralRecord;
 import dev.nacre.naming.ephemeral.EphemeralStore;
 import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.InstanceKey;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -111,6 +113,41 @@ final class ReplicaApplier implements DistroHandler {
     if (healthRecords > 0) {
       log.info("[{}] forgot {} health records that their owners no longer hold; the instances keep"
           + " their last known health until the responsible member probes them", selfId, healthRecords);
+    }
+  }
+
+  /**
+   * Repairs the race the periodic reconcile used to find: a peer's record applied here while this
+   * member's own newer write of the key was queued for the replicator. Replication has just ranked
+   * the own write first, so peers now take this member as the owner; the store must agree, or
+   * nobody would check the instance. Runs on the replicator's thread, after every peer record that
+   * reached the store before the write was ranked, so what it sees is that race and nothing else.
+   */
+  @Override
+  public void ownWritesStored(List<DistroRecord> records) {
+    for (DistroRecord r : records) {
+      if (DistroKeys.isHealthKey(r.key())) {
+        continue;
+      }
+      InstanceKey key;
+      try {
+        key = DistroKeys.parseInstanceKey(r.key());
+      } catch (ReplicatedValueException e) {
+        continue;
+      }
+      EphemeralRecord held = store.get(key).orElse(null);
+      if (held == null || held.ownerNodeId().equals(selfId)) {
+        continue; // agrees, or a local removal is on its way
+      }
+      if (r.tombstone()) {
+        if (store.removeReplica(key, held.ownerNodeId())) {
+          log.info("[{}] instance {}: this member's removal outranked {}'s record that arrived while it was"
+              + " queued; removed", selfId, key.instanceId(), held.ownerNodeId());
+        }
+      } else if (store.adopt(held)) {
+        log.info("[{}] instance {}: this member's write outranked {}'s record that arrived while it was"
+            + " queued; this member owns and checks it", selfId, key.instanceId(), held.ownerNodeId());
+      }
     }
   }
 

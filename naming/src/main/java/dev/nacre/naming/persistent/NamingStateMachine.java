@@ -118,6 +118,11 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
     lastAppliedIndex = logIndex;
   }
 
+  /** The sizes of the RocksDB database that holds the persistent state. */
+  public RocksStore.Stats storageStats() {
+    return store.stats();
+  }
+
   @Override
   public long lastAppliedIndex() {
     return lastAppliedIndex;

@@ -142,4 +142,40 @@ class ReplicaApplierTest {
     assertThat(index.instance(key(2), false)).get().extracting(Instance::healthy).isEqualTo(false);
     assertThat(store.records()).isEmpty();
   }
+
+  /**
+   * The race the periodic reconcile used to find, repaired when replication ranks the own write:
+   * a peer's record reached the store while this member's newer write was queued.
+   */
+  @Test
+  void anOwnWriteRankedAboveAPeerRecordThatOvertookItMakesThisMemberTheOwnerAgain() {
+    store.register(instance(1, 1.0)); // the own write, queued for the replicator
+    applier.apply(List.of(live(instance(1, 3.0), "peer", 10))); // the peer's record overtakes it
+    assertThat(store.ownsLocally(key(1))).isFalse();
+    localChanges.clear();
+
+    applier.ownWritesStored(List.of(live(instance(1, 1.0), "self", 11)));
+
+    assertThat(store.ownsLocally(key(1))).as("this member checks it again").isTrue();
+    assertThat(localChanges).as("and publishes it again, so peers hold what it holds").containsExactly(key(1));
+  }
+
+  @Test
+  void anOwnRemovalRankedAboveAPeerRecordThatOvertookItRemovesTheReplica() {
+    applier.apply(List.of(live(instance(2, 3.0), "peer", 10)));
+    applier.ownWritesStored(List.of(DistroRecord.tombstone(DistroKeys.instanceKey(key(2)), "self", 11)));
+    assertThat(store.get(key(2))).isEmpty();
+    assertThat(index.instance(key(2), true)).isEmpty();
+  }
+
+  @Test
+  void ownWritesThatTheStoreAgreesWithChangeNothing() {
+    store.register(instance(3, 1.0));
+    localChanges.clear();
+    applier.ownWritesStored(List.of(live(instance(3, 1.0), "self", 5),
+        DistroRecord.tombstone(DistroKeys.instanceKey(key(4)), "self", 6)));
+    assertThat(store.ownsLocally(key(3))).isTrue();
+    assertThat(store.get(key(4))).isEmpty();
+    assertThat(localChanges).isEmpty();
+  }
 }

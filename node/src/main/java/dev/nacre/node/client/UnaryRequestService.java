@@ -30,11 +30,13 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
   private final PayloadCodec codec;
   private final Map<String, Handler> handlers;
   private final CpRequestPool cpPool;
+  private final ClientRequestObserver observer;
 
   UnaryRequestService(String nodeName, ClientConnections connections, PayloadCodec codec,
-      InstanceHandlers instances, QueryHandlers queries, CpRequestPool cpPool) {
+      InstanceHandlers instances, QueryHandlers queries, CpRequestPool cpPool, ClientRequestObserver observer) {
     this.nodeName = nodeName;
     this.cpPool = cpPool;
+    this.observer = observer;
     this.connections = connections;
     this.codec = codec;
     this.handlers = Map.of(
@@ -53,19 +55,27 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
    */
   @Override
   public void request(Payload payload, StreamObserver<Payload> responses) {
+    long arrived = System.nanoTime();
     String connectionId = ConnectionTransportFilter.connectionId(); // a gRPC context value: read it here
     if (!CpRequestPool.mayWait(PayloadCodec.type(payload), payload)) {
-      respond(connectionId, payload, responses);
-    } else if (!cpPool.offer(() -> respond(connectionId, payload, responses))) {
+      respond(connectionId, payload, responses, arrived);
+    } else if (!cpPool.offer(() -> respond(connectionId, payload, responses, arrived))) {
       Reply full = Replies.error(codec, Replies.UNAVAILABLE, "Over threshold: " + CpRequestPool.THREADS
           + " CP writes run and " + CpRequestPool.QUEUE + " wait on server " + nodeName
           + "; retry later, or spread the writes over more servers.");
-      responses.onNext(codec.encode(full.type(), full.body()));
-      responses.onCompleted();
+      send(payload, full, responses, arrived);
     }
   }
 
-  private void respond(String connectionId, Payload payload, StreamObserver<Payload> responses) {
+  private void send(Payload payload, Reply reply, StreamObserver<Payload> responses, long arrived) {
+    responses.onNext(codec.encode(reply.type(), reply.body()));
+    responses.onCompleted();
+    String type = PayloadCodec.type(payload);
+    observer.answered(handlers.containsKey(type) || type.equals("ServerCheckRequest") ? type : "other",
+        reply.body().path("errorCode").asInt(0), System.nanoTime() - arrived);
+  }
+
+  private void respond(String connectionId, Payload payload, StreamObserver<Payload> responses, long arrived) {
     Reply reply;
     try {
       reply = answer(connectionId, payload);
@@ -74,8 +84,7 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
       reply = Replies.error(codec, Replies.SERVER_ERROR, "Server failed to handle "
           + PayloadCodec.type(payload) + ": " + e);
     }
-    responses.onNext(codec.encode(reply.type(), reply.body()));
-    responses.onCompleted();
+    send(payload, reply, responses, arrived);
   }
 
   private Reply answer(String connectionId, Payload payload) {

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -60,27 +61,24 @@ final class PeerService extends PeerGrpc.PeerImplBase {
 
   @Override
   public void snapshot(SnapshotRequest request, StreamObserver<DistroSnapshot> out) {
-    dev.nacre.consensus.distro.SnapshotRequest parsed;
-    try {
-      parsed = DistroMessages.fromProto(request);
-    } catch (RuntimeException e) {
-      out.onError(Status.INVALID_ARGUMENT.withDescription("bad snapshot request: " + e.getMessage()).asRuntimeException());
-      return;
-    }
-    reply(replicator.serveSnapshot(parsed), DistroMessages::toProto, out);
+    parsed(request, out).ifPresent(r -> reply(replicator.serveSnapshot(r), DistroMessages::toProto, out));
   }
 
   @Override
   public void snapshotParts(SnapshotRequest request, StreamObserver<DistroSnapshot> out) {
-    dev.nacre.consensus.distro.SnapshotRequest parsed;
+    parsed(request, out).ifPresent(r -> SnapshotParts.serve(replicator.serveSnapshot(r),
+        (ServerCallStreamObserver<DistroSnapshot>) out, SnapshotParts.PART_BYTES));
+  }
+
+  /** The request read, or empty after answering INVALID_ARGUMENT. */
+  private static Optional<dev.nacre.consensus.distro.SnapshotRequest> parsed(SnapshotRequest request,
+      StreamObserver<DistroSnapshot> out) {
     try {
-      parsed = DistroMessages.fromProto(request);
+      return Optional.of(DistroMessages.fromProto(request));
     } catch (RuntimeException e) {
       out.onError(Status.INVALID_ARGUMENT.withDescription("bad snapshot request: " + e.getMessage()).asRuntimeException());
-      return;
+      return Optional.empty();
     }
-    SnapshotParts.serve(replicator.serveSnapshot(parsed), (ServerCallStreamObserver<DistroSnapshot>) out,
-        SnapshotParts.PART_BYTES);
   }
 
   @Override

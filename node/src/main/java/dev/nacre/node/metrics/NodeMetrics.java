@@ -3,12 +3,15 @@ package dev.nacre.node.metrics;
 import dev.nacre.consensus.distro.DistroReplicator;
 import dev.nacre.consensus.distro.DistroStatus;
 import dev.nacre.consensus.raft.RaftStatus;
+import dev.nacre.consensus.raft.RatisReplicatedLog;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.push.PushObserver;
 import dev.nacre.node.api.NodeCounts;
+import dev.nacre.node.client.ClientRequestObserver;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.Router;
+import dev.nacre.storage.RocksStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -65,6 +68,22 @@ public final class NodeMetrics implements AutoCloseable {
     gauge("nacre.clients", "Nacos 2.x clients connected to this node", node::clients);
   }
 
+  /** Raft snapshot figures, read when scraped: index -1 and age -1 before the first snapshot. */
+  public void watchRaftSnapshot(Supplier<java.util.Optional<RatisReplicatedLog.SnapshotStatus>> latest) {
+    gauge("nacre.raft.snapshot.index", "log index of the latest Raft snapshot held here (-1: none yet)",
+        () -> latest.get().map(RatisReplicatedLog.SnapshotStatus::index).orElse(-1L));
+    gauge("nacre.raft.snapshot.age.seconds", "how long ago the latest Raft snapshot was written (-1: none yet)",
+        () -> latest.get().map(s -> s.ageMillis() / 1000.0).orElse(-1.0));
+  }
+
+  /** Sizes of the RocksDB database of the persistent state, read when scraped. */
+  public void watchStorage(Supplier<RocksStore.Stats> stats) {
+    gauge("nacre.rocksdb.sst.bytes", "bytes in the persistent state's SST files", () -> stats.get().sstBytes());
+    gauge("nacre.rocksdb.pending.compaction.bytes", "bytes compaction still has to rewrite (estimate)",
+        () -> stats.get().pendingCompactionBytes());
+    gauge("nacre.rocksdb.memtable.bytes", "bytes in memtables", () -> stats.get().memtableBytes());
+  }
+
   /** Calls the peer port refused because its limit was reached; {@code owner} lives as long as the node. */
   public <T> void watchPeerPort(T owner, ToDoubleFunction<T> refusedCalls) {
     FunctionCounter.builder("nacre.peer.calls.refused", owner, refusedCalls)
@@ -103,6 +122,10 @@ public final class NodeMetrics implements AutoCloseable {
         () -> status.get().ownedRecords(), "kind", "owned");
     gauge("nacre.distro.pulls.in.progress", "verify repairs waiting for an owner's records",
         () -> status.get().pullsInProgress());
+    FunctionCounter.builder("nacre.distro.snapshot.loads", replicator, r -> statusOf(r).snapshotsLoaded())
+        .description("full snapshots loaded from a peer at start").register(registry);
+    FunctionCounter.builder("nacre.distro.repairs", replicator, r -> statusOf(r).repairs())
+        .description("verify repairs applied: an owner's records replaced after its digest differed").register(registry);
     for (String peer : peers) {
       gauge("nacre.distro.pending.keys", "keys waiting to be sent to the peer",
           () -> status.get().pendingKeysByPeer().getOrDefault(peer, 0), "peer", peer);
@@ -111,7 +134,20 @@ public final class NodeMetrics implements AutoCloseable {
               r -> statusOf(r).resyncsByPeer().getOrDefault(peer, 0L))
           .description("times the queue to the peer was dropped (peer DOWN, or over the cap)").tag("peer", peer)
           .register(registry);
+      FunctionCounter.builder("nacre.distro.batches", replicator, r -> traffic(r, peer).batchesAcked())
+          .description("batches sent to the peer, by outcome (failed: refused or timed out, then retried)")
+          .tags("peer", peer, "result", "acked").register(registry);
+      FunctionCounter.builder("nacre.distro.batches", replicator, r -> traffic(r, peer).batchesFailed())
+          .description("batches sent to the peer, by outcome (failed: refused or timed out, then retried)")
+          .tags("peer", peer, "result", "failed").register(registry);
+      FunctionCounter.builder("nacre.distro.records.sent", replicator, r -> traffic(r, peer).recordsAcked())
+          .description("records in batches the peer acknowledged (divided by acked batches: the batch size)")
+          .tag("peer", peer).register(registry);
     }
+  }
+
+  private static DistroStatus.PeerTraffic traffic(DistroReplicator replicator, String peer) {
+    return statusOf(replicator).trafficByPeer().getOrDefault(peer, DistroStatus.PeerTraffic.NONE);
   }
 
   /** The replicator's status, taken on its thread; a scrape waits at most 2 s for it. */
@@ -146,6 +182,15 @@ public final class NodeMetrics implements AutoCloseable {
         .description("HTTP Open API requests handled")
         .tags("method", METHODS.contains(request.method()) ? request.method() : "other", "route", route,
             "status", String.valueOf(response.status()))
+        .register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Records every client gRPC request by type and Nacos error code (0: success). */
+  public ClientRequestObserver clientRequests() {
+    return (type, errorCode, nanos) -> Timer.builder("nacre.client.requests")
+        .description("Nacos 2.x client requests answered on the client gRPC port, arrival to answer")
+        .tags("type", type, "code", String.valueOf(errorCode))
         .register(registry)
         .record(nanos, TimeUnit.NANOSECONDS);
   }

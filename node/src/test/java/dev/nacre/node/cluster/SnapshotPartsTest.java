@@ -44,15 +44,7 @@ class SnapshotPartsTest {
   @Test
   void aSnapshotLargerThanOneMessageArrivesWholeInParts() throws Exception {
     DistroSnapshot served = snapshot(72_000, 1024); // about 75 MiB encoded
-    String member = startPeer(new PeerGrpc.PeerImplBase() {
-      @Override
-      public void snapshotParts(dev.nacre.proto.peer.SnapshotRequest request,
-          StreamObserver<dev.nacre.proto.peer.DistroSnapshot> out) {
-        var counting = (ServerCallStreamObserver<dev.nacre.proto.peer.DistroSnapshot>) out;
-        SnapshotParts.serve(CompletableFuture.completedFuture(served), new CountingObserver(counting, partsSent),
-            SnapshotParts.PART_BYTES);
-      }
-    });
+    String member = startPeer(servingParts(served));
 
     DistroSnapshot received = transport(member).requestSnapshot(member, new SnapshotRequest(SELF, SnapshotRequest.Scope.ALL))
         .get(60, TimeUnit.SECONDS);
@@ -68,15 +60,7 @@ class SnapshotPartsTest {
   @Test
   void anEmptySnapshotIsOneEmptyPart() throws Exception {
     DistroSnapshot served = snapshot(0, 0);
-    String member = startPeer(new PeerGrpc.PeerImplBase() {
-      @Override
-      public void snapshotParts(dev.nacre.proto.peer.SnapshotRequest request,
-          StreamObserver<dev.nacre.proto.peer.DistroSnapshot> out) {
-        var counting = (ServerCallStreamObserver<dev.nacre.proto.peer.DistroSnapshot>) out;
-        SnapshotParts.serve(CompletableFuture.completedFuture(served), new CountingObserver(counting, partsSent),
-            SnapshotParts.PART_BYTES);
-      }
-    });
+    String member = startPeer(servingParts(served));
     DistroSnapshot received = transport(member).requestSnapshot(member, new SnapshotRequest(SELF, SnapshotRequest.Scope.OWNED))
         .get(10, TimeUnit.SECONDS);
     assertThat(received.records()).isEmpty();
@@ -101,6 +85,19 @@ class SnapshotPartsTest {
         .get(10, TimeUnit.SECONDS);
     assertThat(received.records()).isEqualTo(served.records());
     assertThat(singleCalls).hasValue(1);
+  }
+
+  /** A peer that serves {@code served} in parts, counting them. */
+  private PeerGrpc.PeerImplBase servingParts(DistroSnapshot served) {
+    return new PeerGrpc.PeerImplBase() {
+      @Override
+      public void snapshotParts(dev.nacre.proto.peer.SnapshotRequest request,
+          StreamObserver<dev.nacre.proto.peer.DistroSnapshot> out) {
+        var counting = (ServerCallStreamObserver<dev.nacre.proto.peer.DistroSnapshot>) out;
+        SnapshotParts.serve(CompletableFuture.completedFuture(served), new CountingObserver(counting, partsSent),
+            SnapshotParts.PART_BYTES);
+      }
+    };
   }
 
   private static DistroSnapshot snapshot(int records, int valueBytes) {
