@@ -20,6 +20,7 @@ import java.util.Objects;
  * @param cpWriteTimeout how long a CP write or linearizable read may wait for the replicated log
  * @param overrideRetention how long an operator's override of an ephemeral instance outlives the
  *     instance when it goes without being deregistered (Nacos keeps its instance metadata 60 s)
+ * @param limits how much one service and one namespace may hold
  */
 public record NamingConfig(
     Duration heartbeatScanPeriod,
@@ -32,10 +33,33 @@ public record NamingConfig(
     int metadataMaxBytes,
     int serviceNameMaxLength,
     Duration cpWriteTimeout,
-    Duration overrideRetention) {
+    Duration overrideRetention,
+    Limits limits) {
+
+  /**
+   * Bounds that keep one client or team from filling a node's memory: a registration beyond them
+   * is refused with a message naming the setting (updates of what is held are never refused).
+   *
+   * @param maxInstancesPerService instances (both kinds) one service may hold
+   * @param maxServicesPerNamespace services one namespace may hold
+   */
+  public record Limits(int maxInstancesPerService, int maxServicesPerNamespace) {
+    public Limits {
+      if (maxInstancesPerService < 1 || maxServicesPerNamespace < 1) {
+        throw new IllegalArgumentException("registry limits must be positive: " + maxInstancesPerService
+            + " instances per service, " + maxServicesPerNamespace + " services per namespace");
+      }
+    }
+
+    /** Far above what the benchmarks hold (10,000 instances in one service, 10,000 services). */
+    public static Limits defaults() {
+      return new Limits(100_000, 100_000);
+    }
+  }
 
   public NamingConfig {
     positive(overrideRetention, "overrideRetention");
+    Objects.requireNonNull(limits, "limits");
     positive(heartbeatScanPeriod, "heartbeatScanPeriod");
     positive(defaultBeatInterval, "defaultBeatInterval");
     positive(defaultHeartBeatTimeout, "defaultHeartBeatTimeout");
@@ -73,14 +97,22 @@ public record NamingConfig(
         16 * 1024,
         512,
         Duration.ofSeconds(3),
-        Duration.ofSeconds(60));
+        Duration.ofSeconds(60),
+        Limits.defaults());
   }
 
   public NamingConfig withCpWriteTimeout(Duration timeout) {
     return new NamingConfig(
         heartbeatScanPeriod, defaultBeatInterval, defaultHeartBeatTimeout, defaultIpDeleteTimeout,
         probePeriod, probeTimeout, probeThreads, metadataMaxBytes, serviceNameMaxLength, timeout,
-        overrideRetention);
+        overrideRetention, limits);
+  }
+
+  public NamingConfig withLimits(Limits value) {
+    return new NamingConfig(
+        heartbeatScanPeriod, defaultBeatInterval, defaultHeartBeatTimeout, defaultIpDeleteTimeout,
+        probePeriod, probeTimeout, probeThreads, metadataMaxBytes, serviceNameMaxLength, cpWriteTimeout,
+        overrideRetention, value);
   }
 
   private static void positive(Duration d, String name) {

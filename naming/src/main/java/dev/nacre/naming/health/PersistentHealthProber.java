@@ -50,6 +50,7 @@ public final class PersistentHealthProber implements AutoCloseable {
   private final Set<InstanceKey> inFlight = ConcurrentHashMap.newKeySet();
   /** Where the next round starts in its list of due instances: after the last round's last probe. */
   private volatile int resumeAt;
+  private long lastQueueFullWarning = System.nanoTime() - TimeUnit.MINUTES.toNanos(2);
 
   /**
    * A standalone prober with its own pool of {@code config.probeThreads()} threads and real
@@ -148,8 +149,14 @@ public final class PersistentHealthProber implements AutoCloseable {
       } catch (RejectedExecutionException e) {
         inFlight.remove(c.instance().key());
         resumeAt = at;
-        log.warn("Probe queue is full ({} probes started this round); {} of {} instances wait for the next round",
-            probes.size(), due.size() - n, due.size());
+        // Every round at this size: say it once a minute, not every probe period.
+        long now = System.nanoTime();
+        if (now - lastQueueFullWarning > TimeUnit.MINUTES.toNanos(1)) {
+          lastQueueFullWarning = now;
+          log.warn("Probe queue is full ({} probes started this round); {} of {} instances wait for the next"
+              + " round, so each is probed less often than every probe period", probes.size(), due.size() - n,
+              due.size());
+        }
         break;
       }
     }

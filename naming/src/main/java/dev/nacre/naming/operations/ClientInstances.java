@@ -24,15 +24,18 @@ final class ClientInstances {
 
   private final EphemeralStore store;
   private final NamingValidator validator;
+  private final RegistryLimits limits;
 
-  ClientInstances(EphemeralStore store, NamingValidator validator) {
+  ClientInstances(EphemeralStore store, NamingValidator validator, RegistryLimits limits) {
     this.store = store;
     this.validator = validator;
+    this.limits = limits;
   }
 
   void register(String clientId, Instance instance) {
     requireEphemeral(instance);
     validator.instance(instance);
+    limits.admit(instance.key());
     store.registerForClient(instance, clientId);
     for (EphemeralRecord r : store.recordsOfClient(clientId, instance.key().service())) {
       if (!r.key().equals(instance.key())) {
@@ -53,6 +56,7 @@ final class ClientInstances {
       }
       keep.add(i.key());
     }
+    limits.admitBatch(service, instances);
     for (Instance i : instances) {
       store.registerForClient(i, clientId);
     }

@@ -52,6 +52,7 @@ public final class RegistryOperations implements NamingOperations {
   private final CatalogOperations catalog;
   private final InstanceOverrides overrides;
   private final ClientInstances clients;
+  private final RegistryLimits limits;
 
   public RegistryOperations(
       NamingConfig config, Clock clock, ReplicatedLog log, RegistryIndex index, EphemeralStore ephemeral) {
@@ -65,12 +66,14 @@ public final class RegistryOperations implements NamingOperations {
     this.overrides = new InstanceOverrides(index.overrides(), cp);
     // A committed override changes what the index shows for an instance held here (owned or replica).
     index.overrides().addListener(ephemeral::reindex);
-    this.clients = new ClientInstances(ephemeral, validator);
+    this.limits = new RegistryLimits(index, config.limits());
+    this.clients = new ClientInstances(ephemeral, validator, limits);
   }
 
   @Override
   public void registerInstance(Instance instance) {
     validator.instance(instance);
+    limits.admit(instance.key());
     if (instance.ephemeral()) {
       ephemeral.register(instance);
       return;
@@ -176,6 +179,7 @@ public final class RegistryOperations implements NamingOperations {
 
   @Override
   public void createService(ServiceInfo service) {
+    limits.admitService(service.key());
     catalog.createService(service);
   }
 

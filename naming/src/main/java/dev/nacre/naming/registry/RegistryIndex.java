@@ -74,6 +74,12 @@ public final class RegistryIndex {
     return services.values().stream().filter(ServiceSnapshot::exists).toList();
   }
 
+  /** How many services one namespace holds (counting those with only cluster settings), in O(1). */
+  public int serviceCount(String namespaceId) {
+    Map<ServiceKey, ServiceSnapshot> services = byNamespace.get(namespaceId);
+    return services == null ? 0 : services.size();
+  }
+
   /** Every service of every namespace, including those with only cluster settings. */
   public List<ServiceSnapshot> allServices() {
     List<ServiceSnapshot> all = new ArrayList<>();

@@ -86,6 +86,15 @@ public final class ServiceSnapshot {
     return clusters.values().stream().anyMatch(c -> !c.persistent().isEmpty());
   }
 
+  /** How many instances, both kinds, without listing them. */
+  public int instanceCount() {
+    int n = 0;
+    for (ClusterState c : clusters.values()) {
+      n += c.instances(true).size() + c.instances(false).size();
+    }
+    return n;
+  }
+
   /** Every instance, both kinds, sorted by cluster, ip and port (persistent before ephemeral). */
   public List<Instance> instances() {
     List<Instance> sorted = instances;

@@ -34,7 +34,7 @@ class SchedulingTest {
     NamingConfig d = NamingConfig.defaults();
     NamingConfig fast = new NamingConfig(Duration.ofMillis(20), d.defaultBeatInterval(),
         d.defaultHeartBeatTimeout(), d.defaultIpDeleteTimeout(), Duration.ofMillis(20), d.probeTimeout(),
-        d.probeThreads(), d.metadataMaxBytes(), d.serviceNameMaxLength(), d.cpWriteTimeout(), d.overrideRetention());
+        d.probeThreads(), d.metadataMaxBytes(), d.serviceNameMaxLength(), d.cpWriteTimeout(), d.overrideRetention(), d.limits());
     f = new NamingFixture(dir.resolve("db"), fast);
   }
 

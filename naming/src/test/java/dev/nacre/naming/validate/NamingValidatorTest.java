@@ -171,7 +171,7 @@ class NamingValidatorTest {
     var d = NamingConfig.defaults();
     assertThatThrownBy(() -> new NamingConfig(d.heartbeatScanPeriod(), d.defaultBeatInterval(),
         java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(15), d.probePeriod(), d.probeTimeout(),
-        d.probeThreads(), d.metadataMaxBytes(), d.serviceNameMaxLength(), d.cpWriteTimeout(), d.overrideRetention()))
+        d.probeThreads(), d.metadataMaxBytes(), d.serviceNameMaxLength(), d.cpWriteTimeout(), d.overrideRetention(), d.limits()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("defaultIpDeleteTimeout");
     assertThatThrownBy(() -> d.withCpWriteTimeout(java.time.Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cpWriteTimeout");

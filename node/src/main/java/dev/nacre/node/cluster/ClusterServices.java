@@ -124,7 +124,11 @@ public final class ClusterServices implements AutoCloseable {
     new LeaderLossWatch(members, channels, raft, raftPeerIdOf, scheduler).start();
     replicator().start();
     reconciler = replication.startReconciling(scheduler, RECONCILE_PERIOD);
-    Duration loadBound = config.cluster().distro().initialLoadTimeout().plusSeconds(5);
+    // As long as the replicator itself may take: a snapshot asked for just before its load timeout
+    // may stream for up to the snapshot timeout (a large registry takes seconds). Cutting it short
+    // served a partial registry (a million-instance restart was ready with a third of it).
+    Duration loadBound = config.cluster().distro().initialLoadTimeout()
+        .plus(config.cluster().distro().snapshotTimeout()).plusSeconds(5);
     try {
       replicator().whenReady().get(loadBound.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {

@@ -53,6 +53,8 @@ public record NodeConfig(
   public static final String HTTP_IDLE_TIMEOUT = "nacre.http.idle-timeout-ms";
   public static final String HTTP_MAX_CONNECTIONS = "nacre.http.max-connections";
   public static final String PEER_MAX_CALLS = "nacre.peer.max-concurrent-calls";
+  public static final String MAX_INSTANCES_PER_SERVICE = "nacre.naming.max-instances-per-service";
+  public static final String MAX_SERVICES_PER_NAMESPACE = "nacre.naming.max-services-per-namespace";
   public static final String CP_TIMEOUT = "nacre.cp.timeout-ms";
   public static final String ELECTION_MIN = "nacre.raft.election-timeout-min-ms";
   public static final String ELECTION_MAX = "nacre.raft.election-timeout-max-ms";
@@ -148,7 +150,10 @@ public record NodeConfig(
         s.integer(METADATA_MAX, defaults.metadataMaxBytes(), 2, 1 << 20),
         defaults.serviceNameMaxLength(),
         cpTimeout,
-        millis(s, OVERRIDE_RETENTION, defaults.overrideRetention()));
+        millis(s, OVERRIDE_RETENTION, defaults.overrideRetention()),
+        new NamingConfig.Limits(
+            s.integer(MAX_INSTANCES_PER_SERVICE, defaults.limits().maxInstancesPerService(), 1, Integer.MAX_VALUE),
+            s.integer(MAX_SERVICES_PER_NAMESPACE, defaults.limits().maxServicesPerNamespace(), 1, Integer.MAX_VALUE)));
     DistroConfig distroDefaults = DistroConfig.defaults();
     DistroConfig distro = distroDefaults.toBuilder()
         .maxBatchSize(s.integer(DISTRO_BATCH, distroDefaults.maxBatchSize(), 1, 100_000))
