@@ -53,7 +53,8 @@ done
 restart_args=()
 if $restart; then
   c="$nacre_root/scripts/cluster.sh"
-  restart_args=(--restart-command "$c kill 3 --dir $work/cluster && $c start-node 3 --dir $work/cluster")
+  # The restarted node gets the same heap as at the first start (cluster.sh's default is 512 MiB).
+  restart_args=(--restart-command "$c kill 3 --dir $work/cluster && JAVA_OPTS=-Xmx$heap $c start-node 3 --dir $work/cluster")
 fi
 java -Xmx3g -Dnacos.logging.default.config.enabled=false \
   -Djava.util.logging.config.file="$nacre_root/bench/target/classes/logging.properties" \
