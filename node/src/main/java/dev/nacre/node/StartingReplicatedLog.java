@@ -4,6 +4,7 @@ import dev.nacre.consensus.raft.ConsensusUnavailableException;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.RatisReplicatedLog;
 import dev.nacre.consensus.raft.ReplicatedLog;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
@@ -49,9 +50,9 @@ final class StartingReplicatedLog implements ReplicatedLog {
   }
 
   /** The latest Raft snapshot; empty before the member runs or before its first snapshot. */
-  java.util.Optional<RatisReplicatedLog.SnapshotStatus> latestSnapshot() {
+  Optional<RatisReplicatedLog.SnapshotStatus> latestSnapshot() {
     RatisReplicatedLog log = started.getNow(null);
-    return log == null ? java.util.Optional.empty() : log.latestSnapshot();
+    return log == null ? Optional.empty() : log.latestSnapshot();
   }
 
   @Override

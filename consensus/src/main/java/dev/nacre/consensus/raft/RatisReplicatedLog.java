@@ -1,21 +1,23 @@
 package dev.nacre.consensus.raft;
 
 import dev.nacre.consensus.raft.internal.AppliedIndexWaiters;
+import dev.nacre.consensus.raft.internal.ApplyResult;
 import dev.nacre.consensus.raft.internal.BoundedCalls;
 import dev.nacre.consensus.raft.internal.EarlyElection;
 import dev.nacre.consensus.raft.internal.EntryCodec;
-import dev.nacre.consensus.raft.internal.OperationBatcher;
-import dev.nacre.consensus.raft.internal.ApplyResult;
 import dev.nacre.consensus.raft.internal.LeaderWatch;
+import dev.nacre.consensus.raft.internal.OperationBatcher;
 import dev.nacre.consensus.raft.internal.RatisProperties;
 import dev.nacre.consensus.raft.internal.ReadIndexBarrier;
 import dev.nacre.consensus.raft.internal.SecretDerivedTls;
 import dev.nacre.consensus.raft.internal.StateMachineAdapter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -37,6 +39,7 @@ import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
 import org.apache.ratis.protocol.exceptions.RaftRetryFailureException;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.SnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -258,19 +261,17 @@ public final class RatisReplicatedLog implements ReplicatedLog {
    * The latest Raft snapshot this member holds: its log index and how long ago it was written
    * (from its folder's time), or empty before the first one.
    */
-  public java.util.Optional<SnapshotStatus> latestSnapshot() {
+  public Optional<SnapshotStatus> latestSnapshot() {
     try {
-      org.apache.ratis.statemachine.SnapshotInfo info =
-          server.getDivision(groupId).getStateMachine().getLatestSnapshot();
+      SnapshotInfo info = server.getDivision(groupId).getStateMachine().getLatestSnapshot();
       if (info == null || info.getFiles() == null || info.getFiles().isEmpty()) {
-        return java.util.Optional.empty();
+        return Optional.empty();
       }
-      java.nio.file.Path file = info.getFiles().get(0).getPath();
       long ageMillis = System.currentTimeMillis()
-          - java.nio.file.Files.getLastModifiedTime(file).toMillis();
-      return java.util.Optional.of(new SnapshotStatus(info.getIndex(), Math.max(0, ageMillis)));
+          - Files.getLastModifiedTime(info.getFiles().get(0).getPath()).toMillis();
+      return Optional.of(new SnapshotStatus(info.getIndex(), Math.max(0, ageMillis)));
     } catch (IOException | RuntimeException e) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
   }
 

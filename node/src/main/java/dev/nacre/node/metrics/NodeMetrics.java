@@ -27,6 +27,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
@@ -69,7 +70,7 @@ public final class NodeMetrics implements AutoCloseable {
   }
 
   /** Raft snapshot figures, read when scraped: index -1 and age -1 before the first snapshot. */
-  public void watchRaftSnapshot(Supplier<java.util.Optional<RatisReplicatedLog.SnapshotStatus>> latest) {
+  public void watchRaftSnapshot(Supplier<Optional<RatisReplicatedLog.SnapshotStatus>> latest) {
     gauge("nacre.raft.snapshot.index", "log index of the latest Raft snapshot held here (-1: none yet)",
         () -> latest.get().map(RatisReplicatedLog.SnapshotStatus::index).orElse(-1L));
     gauge("nacre.raft.snapshot.age.seconds", "how long ago the latest Raft snapshot was written (-1: none yet)",
