@@ -1,6 +1,7 @@
 package dev.nacre.node.client;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.common.util.concurrent.RateLimiter;
 import dev.nacre.proto.nacos.Payload;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -27,6 +28,7 @@ final class ClientConnection {
   private final String remoteIp;
   private final int remotePort;
   private final PayloadCodec codec;
+  private final RateLimiter writes; // null: no limit
   private final AtomicLong requestIds = new AtomicLong();
   private final Map<String, CompletableFuture<ObjectNode>> pending = new ConcurrentHashMap<>();
   private volatile State state = State.NEW;
@@ -36,11 +38,23 @@ final class ClientConnection {
   private volatile CompletableFuture<ObjectNode> detection;
 
   ClientConnection(String id, String remoteIp, int remotePort, long nowMillis, PayloadCodec codec) {
+    this(id, remoteIp, remotePort, nowMillis, codec, 0);
+  }
+
+  /** With at most {@code writesPerSecond} writes a second (0: no limit). */
+  ClientConnection(String id, String remoteIp, int remotePort, long nowMillis, PayloadCodec codec,
+      int writesPerSecond) {
     this.id = id;
     this.remoteIp = remoteIp;
     this.remotePort = remotePort;
     this.lastActiveMillis = nowMillis;
     this.codec = codec;
+    this.writes = writesPerSecond > 0 ? RateLimiter.create(writesPerSecond) : null;
+  }
+
+  /** Takes one write from this connection's allowance; false when it is used up for now. */
+  boolean tryWrite() {
+    return writes == null || writes.tryAcquire();
   }
 
   String id() {

@@ -70,7 +70,7 @@ public final class ClientConnections {
   String opened(String remoteIp, int remotePort) {
     long now = clock.millis();
     String id = now + "_" + remoteIp + "_" + remotePort;
-    connections.put(id, new ClientConnection(id, remoteIp, remotePort, now, codec));
+    connections.put(id, new ClientConnection(id, remoteIp, remotePort, now, codec, settings.writesPerSecond()));
     log.debug("[{}] client transport {} open", nodeName, id);
     return id;
   }

@@ -7,6 +7,7 @@ import dev.nacre.proto.nacos.RequestGrpc;
 import io.grpc.stub.StreamObserver;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +25,10 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
   interface Handler {
     Reply handle(ClientConnection connection, Payload payload) throws BadBodyException;
   }
+
+  /** Requests that change the registry: counted against a connection's write allowance. */
+  private static final Set<String> WRITES =
+      Set.of("InstanceRequest", "PersistentInstanceRequest", "BatchInstanceRequest");
 
   private final String nodeName;
   private final ClientConnections connections;
@@ -106,6 +111,11 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
     }
     ClientConnection c = connection.get();
     c.touch(connections.nowMillis());
+    if (WRITES.contains(type) && !c.tryWrite()) {
+      return Replies.error(codec, Replies.UNAVAILABLE, "Over threshold: connection " + c.id() + " sent more than "
+          + connections.settings().writesPerSecond() + " registrations and removals a second"
+          + " (nacre.client.writes-per-second on server " + nodeName + "); slow down and retry.");
+    }
     try {
       return handler.handle(c, payload);
     } catch (BadBodyException e) {

@@ -11,12 +11,21 @@ import java.time.Duration;
  *     ephemeral instances and subscriptions removed (Nacos: 5 s)
  * @param metadataMaxLength bound on an instance's metadata over gRPC, counted as Nacos counts it
  *     (characters of keys and values) (Nacos: 1024)
+ * @param writesPerSecond registrations and removals one connection may send per second (bursts
+ *     of up to a second's worth pass); beyond, a write is answered Nacos' over-threshold error.
+ *     0: no limit (as Nacos, whose TPS control is off by default)
  */
 public record ClientSettings(
-    Duration idleBeforeDetection, Duration detectionTimeout, int metadataMaxLength) {
+    Duration idleBeforeDetection, Duration detectionTimeout, int metadataMaxLength, int writesPerSecond) {
+
+  public ClientSettings {
+    if (writesPerSecond < 0) {
+      throw new IllegalArgumentException("writesPerSecond must be 0 (no limit) or positive, was " + writesPerSecond);
+    }
+  }
 
   public static ClientSettings defaults() {
-    return new ClientSettings(Duration.ofSeconds(20), Duration.ofSeconds(5), 1024);
+    return new ClientSettings(Duration.ofSeconds(20), Duration.ofSeconds(5), 1024, 0);
   }
 
   /** How often idle connections are looked for: Nacos' 3 s, or more often for short idle bounds. */
