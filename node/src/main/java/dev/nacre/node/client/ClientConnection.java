@@ -29,6 +29,7 @@ final class ClientConnection {
   private final int remotePort;
   private final PayloadCodec codec;
   private final RateLimiter writes; // null: no limit
+  private volatile String refusal;
   private final AtomicLong requestIds = new AtomicLong();
   private final Map<String, CompletableFuture<ObjectNode>> pending = new ConcurrentHashMap<>();
   private volatile State state = State.NEW;
@@ -50,6 +51,15 @@ final class ClientConnection {
     this.lastActiveMillis = nowMillis;
     this.codec = codec;
     this.writes = writesPerSecond > 0 ? RateLimiter.create(writesPerSecond) : null;
+  }
+
+  /** Why this connection is refused (too many from its IP), or null when it is admitted. */
+  String refusal() {
+    return refusal;
+  }
+
+  void refuse(String why) {
+    refusal = why;
   }
 
   /** Takes one write from this connection's allowance; false when it is used up for now. */

@@ -9,12 +9,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +36,8 @@ public final class ClientConnections {
   private final String nodeName;
   private final Clock clock;
   private final ClientSettings settings;
+  /** Open transports per remote IP, refused ones included (they hold a socket too). */
+  private final Map<String, AtomicInteger> perIp = new ConcurrentHashMap<>();
   private final ScheduledExecutorService timer;
   private final PayloadCodec codec;
   private final ConcurrentHashMap<String, ClientConnection> connections = new ConcurrentHashMap<>();
@@ -70,7 +74,16 @@ public final class ClientConnections {
   String opened(String remoteIp, int remotePort) {
     long now = clock.millis();
     String id = now + "_" + remoteIp + "_" + remotePort;
-    connections.put(id, new ClientConnection(id, remoteIp, remotePort, now, codec, settings.writesPerSecond()));
+    ClientConnection c = new ClientConnection(id, remoteIp, remotePort, now, codec, settings.writesPerSecond());
+    int fromIp = perIp.computeIfAbsent(remoteIp, ip -> new AtomicInteger()).incrementAndGet();
+    if (settings.maxConnectionsPerIp() > 0 && fromIp > settings.maxConnectionsPerIp()) {
+      c.refuse("Over threshold: " + remoteIp + " holds " + (fromIp - 1) + " client connections to server "
+          + nodeName + ", the most nacre.client.max-connections-per-ip allows; close idle clients or raise"
+          + " the limit.");
+      log.warn("[{}] refusing client connection {}: {} connections from {} (nacre.client.max-connections-per-ip)",
+          nodeName, id, fromIp, remoteIp);
+    }
+    connections.put(id, c);
     log.debug("[{}] client transport {} open", nodeName, id);
     return id;
   }
@@ -94,6 +107,7 @@ public final class ClientConnections {
   void transportClosed(String id) {
     ClientConnection c = connections.remove(id);
     if (c != null) {
+      perIp.computeIfPresent(c.remoteIp(), (ip, n) -> n.decrementAndGet() <= 0 ? null : n);
       close(c, Status.UNAVAILABLE, "transport closed");
     }
   }

@@ -62,6 +62,10 @@ final class StreamService extends BiRequestStreamGrpc.BiRequestStreamImplBase {
       return;
     }
     ClientConnection c = connection.get();
+    if (c.refusal() != null) {
+      toClient.onError(Status.RESOURCE_EXHAUSTED.withDescription(c.refusal()).asRuntimeException());
+      return;
+    }
     c.touch(connections.nowMillis());
     ObjectNode body;
     try {

@@ -95,6 +95,10 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
   private Reply answer(String connectionId, Payload payload) {
     String type = PayloadCodec.type(payload);
     Optional<ClientConnection> connection = connections.get(connectionId);
+    Optional<String> refused = connection.map(ClientConnection::refusal);
+    if (refused.isPresent()) {
+      return Replies.error(codec, Replies.UNAVAILABLE, refused.get());
+    }
     if (type.equals("ServerCheckRequest")) {
       Reply ok = Replies.ok(codec, "ServerCheckResponse");
       ok.body().put("connectionId", connectionId);

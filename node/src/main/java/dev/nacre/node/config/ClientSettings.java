@@ -14,18 +14,22 @@ import java.time.Duration;
  * @param writesPerSecond registrations and removals one connection may send per second (bursts
  *     of up to a second's worth pass); beyond, a write is answered Nacos' over-threshold error.
  *     0: no limit (as Nacos, whose TPS control is off by default)
+ * @param maxConnectionsPerIp client connections one IP address may hold open; a connection beyond
+ *     is answered Nacos' over-threshold error on every request and never set up. 0: no limit
+ *     (as Nacos, whose connection control is off by default)
  */
-public record ClientSettings(
-    Duration idleBeforeDetection, Duration detectionTimeout, int metadataMaxLength, int writesPerSecond) {
+public record ClientSettings(Duration idleBeforeDetection, Duration detectionTimeout, int metadataMaxLength,
+    int writesPerSecond, int maxConnectionsPerIp) {
 
   public ClientSettings {
-    if (writesPerSecond < 0) {
-      throw new IllegalArgumentException("writesPerSecond must be 0 (no limit) or positive, was " + writesPerSecond);
+    if (writesPerSecond < 0 || maxConnectionsPerIp < 0) {
+      throw new IllegalArgumentException("client limits must be 0 (no limit) or positive: writesPerSecond "
+          + writesPerSecond + ", maxConnectionsPerIp " + maxConnectionsPerIp);
     }
   }
 
   public static ClientSettings defaults() {
-    return new ClientSettings(Duration.ofSeconds(20), Duration.ofSeconds(5), 1024, 0);
+    return new ClientSettings(Duration.ofSeconds(20), Duration.ofSeconds(5), 1024, 0, 0);
   }
 
   /** How often idle connections are looked for: Nacos' 3 s, or more often for short idle bounds. */

@@ -87,6 +87,7 @@ public record NodeConfig(
   public static final String CLIENT_DETECTION_TIMEOUT = "nacre.client.detection-timeout-ms";
   public static final String CLIENT_METADATA_MAX = "nacre.client.metadata.max-length";
   public static final String CLIENT_WRITES_PER_SECOND = "nacre.client.writes-per-second";
+  public static final String CLIENT_MAX_CONNECTIONS_PER_IP = "nacre.client.max-connections-per-ip";
   public static final String PUSH_DELAY = "nacre.naming.push.delay-ms";
   public static final String PUSH_ACK_TIMEOUT = "nacre.naming.push.ack-timeout-ms";
   public static final String PUSH_RETRY = "nacre.naming.push.retry-ms";
@@ -175,7 +176,8 @@ public record NodeConfig(
         millis(s, CLIENT_IDLE, clientDefaults.idleBeforeDetection()),
         millis(s, CLIENT_DETECTION_TIMEOUT, clientDefaults.detectionTimeout()),
         s.integer(CLIENT_METADATA_MAX, clientDefaults.metadataMaxLength(), 1, 1 << 20),
-        s.integer(CLIENT_WRITES_PER_SECOND, clientDefaults.writesPerSecond(), 0, 1 << 24));
+        s.integer(CLIENT_WRITES_PER_SECOND, clientDefaults.writesPerSecond(), 0, 1 << 24),
+        s.integer(CLIENT_MAX_CONNECTIONS_PER_IP, clientDefaults.maxConnectionsPerIp(), 0, 1 << 24));
     NodeConfig config = new NodeConfig(
         host, bind, port, dataDir, members,
         new HttpLimits(

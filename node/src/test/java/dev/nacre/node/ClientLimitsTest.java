@@ -12,8 +12,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** nacre.client.writes-per-second: a connection's writes beyond it get Nacos' over-threshold error. */
-class ClientWriteLimitTest {
+/**
+ * Client port limits: nacre.client.writes-per-second (a connection's writes beyond it) and
+ * nacre.client.max-connections-per-ip (connections beyond it) get Nacos' over-threshold error.
+ */
+class ClientLimitsTest {
   @TempDir Path dir;
 
   @Test
@@ -51,6 +54,33 @@ class ClientWriteLimitTest {
       // The allowance comes back with time.
       await().atMost(Duration.ofSeconds(3)).untilAsserted(() ->
           assertThat(busy.call("InstanceRequest", register("limited-later", 7200)).resultCode()).isEqualTo(200));
+    }
+  }
+
+  @Test
+  void aConnectionBeyondTheLimitOfItsIpIsRefusedUntilAnotherCloses() throws Exception {
+    try (TestNode node = TestNode.start(dir.resolve("n"), Map.of(NodeConfig.CLIENT_MAX_CONNECTIONS_PER_IP, "2"))) {
+      int port = node.node().config().clientGrpcPort();
+      RawNacosClient first = new RawNacosClient(port);
+      try (RawNacosClient second = new RawNacosClient(port); RawNacosClient third = new RawNacosClient(port)) {
+        assertThat(first.call("ServerCheckRequest", "{}").resultCode()).isEqualTo(200);
+        assertThat(second.call("ServerCheckRequest", "{}").resultCode()).isEqualTo(200);
+        Reply refused = third.call("ServerCheckRequest", "{}");
+        assertThat(refused.errorCode()).isEqualTo(503);
+        assertThat(refused.body().get("message").asText())
+            .contains("127.0.0.1 holds 2 client connections").contains("nacre.client.max-connections-per-ip");
+        assertThat(third.call("InstanceRequest", register("refused", 7300)).errorCode())
+            .as("nothing else either").isEqualTo(503);
+
+        first.close();
+        third.close(); // a refused connection holds a socket too, so it counts until it closes
+        // The transport's end reaches the server a moment after the client closed it.
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+          try (RawNacosClient again = new RawNacosClient(port)) {
+            assertThat(again.call("ServerCheckRequest", "{}").resultCode()).isEqualTo(200);
+          }
+        });
+      }
     }
   }
 
