@@ -119,4 +119,25 @@ class HttpLimitsTest {
           assertThat(node.http.get(NS + "/instance/list", Map.of("serviceName", "cap")).status()).isEqualTo(200));
     }
   }
+
+  @Test
+  void aConnectionOverTheCapOfItsIpIsAnswered503() throws Exception {
+    try (TestNode node = TestNode.start(dir, Map.of(NodeConfig.HTTP_MAX_CONNECTIONS_PER_IP, "2"))) {
+      int port = node.node().httpAddress().getPort();
+      try (Socket a = new Socket("127.0.0.1", port); Socket b = new Socket("127.0.0.1", port)) {
+        for (Socket s : new Socket[] {a, b}) {
+          s.setSoTimeout(15_000);
+          s.getOutputStream().write(request("GET", NS + "/instance/list?serviceName=cap").getBytes(StandardCharsets.ISO_8859_1));
+          assertThat(readAnswer(s.getInputStream())).startsWith("HTTP/1.1 200");
+        }
+        try (Socket c = new Socket("127.0.0.1", port)) {
+          c.setSoTimeout(15_000);
+          assertThat(readAnswer(c.getInputStream())).startsWith("HTTP/1.1 503")
+              .contains("caused: too many connections from 127.0.0.1").contains("nacre.http.max-connections-per-ip");
+        }
+      }
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+          assertThat(node.http.get(NS + "/instance/list", Map.of("serviceName", "cap")).status()).isEqualTo(200));
+    }
+  }
 }

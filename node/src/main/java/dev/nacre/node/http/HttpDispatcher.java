@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -58,7 +59,9 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
   private final String self;
   private final ClientGate gate;
   private final int maxConnections;
+  private final int maxConnectionsPerIp;
   private final AtomicInteger open = new AtomicInteger();
+  private final Map<InetAddress, AtomicInteger> openPerIp = new ConcurrentHashMap<>();
 
   /** Pipelined requests held per connection before it stops reading. */
   static final int MAX_QUEUED_PER_CONNECTION = 16;
@@ -72,8 +75,9 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
 
   /** @param workers the pool that runs a request's handler */
   HttpDispatcher(Router router, Function<ApiRequest, ExecutorService> workers, String self, ClientGate gate,
-      int maxConnections) {
+      int maxConnections, int maxConnectionsPerIp) {
     this.router = router;
+    this.maxConnectionsPerIp = maxConnectionsPerIp;
     this.workers = workers;
     this.self = self;
     this.gate = gate;
@@ -84,18 +88,34 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
   @Override
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
     super.channelActive(ctx);
+    InetAddress ip = remoteIp(ctx);
+    int fromIp = ip == null ? 0 : openPerIp.computeIfAbsent(ip, k -> new AtomicInteger()).incrementAndGet();
     if (open.incrementAndGet() > maxConnections) {
-      ctx.channel().config().setAutoRead(false); // nothing it sends is served
-      log.warn("[{}] refusing an HTTP connection from {}: {} are open (nacre.http.max-connections)", self,
-          ctx.channel().remoteAddress(), maxConnections);
-      writeNow(ctx, ApiResponse.error(503, "too many connections to server " + self + " (" + maxConnections
-          + " open); retry later, close idle connections, or raise nacre.http.max-connections"), false);
+      refuse(ctx, "too many connections to server " + self + " (" + maxConnections
+          + " open); retry later, close idle connections, or raise nacre.http.max-connections");
+    } else if (maxConnectionsPerIp > 0 && fromIp > maxConnectionsPerIp) {
+      refuse(ctx, "too many connections from " + ip.getHostAddress() + " to server " + self + " ("
+          + maxConnectionsPerIp + " open); close idle connections or raise nacre.http.max-connections-per-ip");
     }
+  }
+
+  private void refuse(ChannelHandlerContext ctx, String why) {
+    ctx.channel().config().setAutoRead(false); // nothing it sends is served
+    log.warn("[{}] refusing an HTTP connection from {}: {}", self, ctx.channel().remoteAddress(), why);
+    writeNow(ctx, ApiResponse.error(503, why), false);
+  }
+
+  private static InetAddress remoteIp(ChannelHandlerContext ctx) {
+    return ctx.channel().remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
   }
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     open.decrementAndGet();
+    InetAddress ip = remoteIp(ctx);
+    if (ip != null) {
+      openPerIp.computeIfPresent(ip, (k, n) -> n.decrementAndGet() <= 0 ? null : n);
+    }
     InOrder pending = ctx.channel().attr(IN_ORDER).getAndSet(null);
     if (pending != null) {
       pending.queue.forEach(FullHttpRequest::release);

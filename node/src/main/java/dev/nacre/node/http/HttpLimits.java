@@ -13,8 +13,11 @@ import java.util.Objects;
  *     may wait for a Raft commit (up to the CP timeout), one for the rest
  * @param idleTimeout a connection with no request and no answer this long is closed (Tomcat: 60 s)
  * @param maxConnections connections open at once; one more is answered 503 and closed (Tomcat: 8192)
+ * @param maxConnectionsPerIp connections one IP address may hold open; one more is answered 503
+ *     and closed (0: no limit, as Tomcat)
  */
-public record HttpLimits(int maxBodyBytes, int workerThreads, Duration idleTimeout, int maxConnections) {
+public record HttpLimits(int maxBodyBytes, int workerThreads, Duration idleTimeout, int maxConnections,
+    int maxConnectionsPerIp) {
   public static final int DEFAULT_MAX_BODY_BYTES = 1 << 20;
   public static final int DEFAULT_WORKER_THREADS = 32;
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
@@ -22,13 +25,15 @@ public record HttpLimits(int maxBodyBytes, int workerThreads, Duration idleTimeo
 
   public HttpLimits {
     Objects.requireNonNull(idleTimeout, "idleTimeout");
-    if (maxBodyBytes < 1 || workerThreads < 1 || maxConnections < 1 || idleTimeout.isNegative() || idleTimeout.isZero()) {
+    if (maxBodyBytes < 1 || workerThreads < 1 || maxConnections < 1 || idleTimeout.isNegative() || idleTimeout.isZero()
+        || maxConnectionsPerIp < 0) {
       throw new IllegalArgumentException("HTTP limits must be positive: " + maxBodyBytes + " body bytes, "
-          + workerThreads + " workers, idle " + idleTimeout + ", " + maxConnections + " connections");
+          + workerThreads + " workers, idle " + idleTimeout + ", " + maxConnections + " connections, "
+          + maxConnectionsPerIp + " per IP (0: no limit)");
     }
   }
 
   public static HttpLimits defaults() {
-    return new HttpLimits(DEFAULT_MAX_BODY_BYTES, DEFAULT_WORKER_THREADS, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS);
+    return new HttpLimits(DEFAULT_MAX_BODY_BYTES, DEFAULT_WORKER_THREADS, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, 0);
   }
 }

@@ -65,7 +65,8 @@ public final class HttpServer implements AutoCloseable {
     EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     EventLoopGroup io = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     HttpDispatcher dispatcher = new HttpDispatcher(router,
-        request -> mayWaitForCommit.test(request) ? commitWorkers : workers, name, gate, limits.maxConnections());
+        request -> mayWaitForCommit.test(request) ? commitWorkers : workers, name, gate, limits.maxConnections(),
+        limits.maxConnectionsPerIp());
     long idleNanos = limits.idleTimeout().toNanos();
     try {
       Channel channel = new ServerBootstrap()
