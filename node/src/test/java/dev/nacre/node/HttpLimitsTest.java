@@ -140,4 +140,31 @@ class HttpLimitsTest {
           assertThat(node.http.get(NS + "/instance/list", Map.of("serviceName", "cap")).status()).isEqualTo(200));
     }
   }
+
+  @Test
+  void writesOfAnIpBeyondItsRateAre503ReadsAndBeatsAreNot() throws Exception {
+    try (TestNode node = TestNode.start(dir, Map.of(NodeConfig.HTTP_WRITES_PER_SECOND_PER_IP, "5"))) {
+      int refused = 0;
+      long start = System.nanoTime();
+      for (int i = 0; i < 30; i++) {
+        var r = node.http.post(NS + "/instance", Map.of("serviceName", "rate", "ip", "127.0.7.1", "port", String.valueOf(1000 + i)));
+        if (r.status() == 503) {
+          refused++;
+          assertThat(r.body()).contains("caused: over threshold").contains("nacre.http.writes-per-second-per-ip");
+        } else {
+          assertThat(r.status()).isEqualTo(200);
+        }
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      assertThat(30 - refused).as("accepted at 5 a second in %.2f s", seconds)
+          .isLessThanOrEqualTo(2 + (int) Math.ceil(5 * seconds));
+      for (int i = 0; i < 10; i++) {
+        assertThat(node.http.get(NS + "/instance/list", Map.of("serviceName", "rate")).status()).isEqualTo(200);
+        assertThat(node.http.put(NS + "/instance/beat", Map.of("serviceName", "rate", "ip", "127.0.7.1", "port", "1000"))
+            .status()).as("beats are not writes").isNotEqualTo(503);
+      }
+      await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> assertThat(node.http.post(NS + "/instance",
+          Map.of("serviceName", "rate", "ip", "127.0.7.2", "port", "1")).status()).isEqualTo(200));
+    }
+  }
 }

@@ -53,6 +53,7 @@ public record NodeConfig(
   public static final String HTTP_IDLE_TIMEOUT = "nacre.http.idle-timeout-ms";
   public static final String HTTP_MAX_CONNECTIONS = "nacre.http.max-connections";
   public static final String HTTP_MAX_CONNECTIONS_PER_IP = "nacre.http.max-connections-per-ip";
+  public static final String HTTP_WRITES_PER_SECOND_PER_IP = "nacre.http.writes-per-second-per-ip";
   public static final String PEER_MAX_CALLS = "nacre.peer.max-concurrent-calls";
   public static final String MAX_INSTANCES_PER_SERVICE = "nacre.naming.max-instances-per-service";
   public static final String MAX_SERVICES_PER_NAMESPACE = "nacre.naming.max-services-per-namespace";
@@ -186,7 +187,8 @@ public record NodeConfig(
             s.integer(HTTP_THREADS, HttpLimits.DEFAULT_WORKER_THREADS, 1, 1024),
             millis(s, HTTP_IDLE_TIMEOUT, HttpLimits.DEFAULT_IDLE_TIMEOUT),
             s.integer(HTTP_MAX_CONNECTIONS, HttpLimits.DEFAULT_MAX_CONNECTIONS, 1, 1 << 20),
-            s.integer(HTTP_MAX_CONNECTIONS_PER_IP, 0, 0, 1 << 20)),
+            s.integer(HTTP_MAX_CONNECTIONS_PER_IP, 0, 0, 1 << 20),
+            s.integer(HTTP_WRITES_PER_SECOND_PER_IP, 0, 0, 1 << 24)),
         cpTimeout,
         millis(s, ELECTION_MIN, RaftConfig.DEFAULT_ELECTION_TIMEOUT_MIN),
         millis(s, ELECTION_MAX, RaftConfig.DEFAULT_ELECTION_TIMEOUT_MAX),

@@ -1,5 +1,6 @@
 package dev.nacre.node.http;
 
+import com.google.common.util.concurrent.RateLimiter;
 import dev.nacre.node.ClientGate;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -60,8 +61,11 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
   private final ClientGate gate;
   private final int maxConnections;
   private final int maxConnectionsPerIp;
+  private final int writesPerSecondPerIp;
   private final AtomicInteger open = new AtomicInteger();
   private final Map<InetAddress, AtomicInteger> openPerIp = new ConcurrentHashMap<>();
+  /** Write allowance of each IP with an open connection (gone with its last connection). */
+  private final Map<InetAddress, RateLimiter> writesPerIp = new ConcurrentHashMap<>();
 
   /** Pipelined requests held per connection before it stops reading. */
   static final int MAX_QUEUED_PER_CONNECTION = 16;
@@ -75,13 +79,14 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
 
   /** @param workers the pool that runs a request's handler */
   HttpDispatcher(Router router, Function<ApiRequest, ExecutorService> workers, String self, ClientGate gate,
-      int maxConnections, int maxConnectionsPerIp) {
+      HttpLimits limits) {
     this.router = router;
-    this.maxConnectionsPerIp = maxConnectionsPerIp;
+    this.maxConnectionsPerIp = limits.maxConnectionsPerIp();
+    this.writesPerSecondPerIp = limits.writesPerSecondPerIp();
     this.workers = workers;
     this.self = self;
     this.gate = gate;
-    this.maxConnections = maxConnections;
+    this.maxConnections = limits.maxConnections();
   }
 
   /** One connection over the cap gets 503 and is closed; the others wait for their first request. */
@@ -114,7 +119,9 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     open.decrementAndGet();
     InetAddress ip = remoteIp(ctx);
     if (ip != null) {
-      openPerIp.computeIfPresent(ip, (k, n) -> n.decrementAndGet() <= 0 ? null : n);
+      if (openPerIp.computeIfPresent(ip, (k, n) -> n.decrementAndGet() <= 0 ? null : n) == null) {
+        writesPerIp.remove(ip);
+      }
     }
     InOrder pending = ctx.channel().attr(IN_ORDER).getAndSet(null);
     if (pending != null) {
@@ -214,11 +221,25 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
       write(ctx, Router.toResponse(e), keepAlive);
       return;
     }
+    if (writesPerSecondPerIp > 0 && isWrite(apiRequest) && apiRequest.source().isPresent()
+        && !writesPerIp.computeIfAbsent(apiRequest.source().get(), ip -> RateLimiter.create(writesPerSecondPerIp))
+            .tryAcquire()) {
+      write(ctx, ApiResponse.error(503, "over threshold: " + apiRequest.source().get().getHostAddress()
+          + " sent more than " + writesPerSecondPerIp + " writes a second to server " + self
+          + " (nacre.http.writes-per-second-per-ip); slow down and retry"), keepAlive);
+      return;
+    }
     try {
       workers.apply(apiRequest).execute(() -> write(ctx, router.serve(apiRequest), keepAlive));
     } catch (RejectedExecutionException e) {
       write(ctx, ApiResponse.error(503, "server is overloaded or shutting down; retry later"), false);
     }
+  }
+
+  /** A request that changes the registry; beats only keep instances alive and are not counted. */
+  private static boolean isWrite(ApiRequest request) {
+    String method = request.method();
+    return !method.equals("GET") && !method.equals("HEAD") && !request.path().endsWith("/instance/beat");
   }
 
   private static ApiResponse decodeFailure(Throwable cause) {

@@ -65,8 +65,7 @@ public final class HttpServer implements AutoCloseable {
     EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     EventLoopGroup io = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     HttpDispatcher dispatcher = new HttpDispatcher(router,
-        request -> mayWaitForCommit.test(request) ? commitWorkers : workers, name, gate, limits.maxConnections(),
-        limits.maxConnectionsPerIp());
+        request -> mayWaitForCommit.test(request) ? commitWorkers : workers, name, gate, limits);
     long idleNanos = limits.idleTimeout().toNanos();
     try {
       Channel channel = new ServerBootstrap()
