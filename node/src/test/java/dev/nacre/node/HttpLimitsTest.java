@@ -101,28 +101,18 @@ class HttpLimitsTest {
 
   @Test
   void aConnectionOverTheCapIsAnswered503AndTheCapFreesWhenOneCloses() throws Exception {
-    try (TestNode node = TestNode.start(dir, Map.of(NodeConfig.HTTP_MAX_CONNECTIONS, "2"))) {
-      int port = node.node().httpAddress().getPort();
-      try (Socket a = new Socket("127.0.0.1", port); Socket b = new Socket("127.0.0.1", port)) {
-        for (Socket s : new Socket[] {a, b}) {
-          s.setSoTimeout(15_000);
-          s.getOutputStream().write(request("GET", NS + "/instance/list?serviceName=cap").getBytes(StandardCharsets.ISO_8859_1));
-          assertThat(readAnswer(s.getInputStream())).startsWith("HTTP/1.1 200");
-        }
-        try (Socket c = new Socket("127.0.0.1", port)) {
-          c.setSoTimeout(15_000);
-          assertThat(readAnswer(c.getInputStream())).startsWith("HTTP/1.1 503")
-              .contains("caused: too many connections").contains("nacre.http.max-connections");
-        }
-      }
-      await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-          assertThat(node.http.get(NS + "/instance/list", Map.of("serviceName", "cap")).status()).isEqualTo(200));
-    }
+    thirdConnectionIsRefusedUntilOneCloses(NodeConfig.HTTP_MAX_CONNECTIONS, "caused: too many connections to server");
   }
 
   @Test
   void aConnectionOverTheCapOfItsIpIsAnswered503() throws Exception {
-    try (TestNode node = TestNode.start(dir, Map.of(NodeConfig.HTTP_MAX_CONNECTIONS_PER_IP, "2"))) {
+    thirdConnectionIsRefusedUntilOneCloses(NodeConfig.HTTP_MAX_CONNECTIONS_PER_IP,
+        "caused: too many connections from 127.0.0.1");
+  }
+
+  /** With {@code setting} at 2: two connections are served, a third is answered 503 naming it. */
+  private void thirdConnectionIsRefusedUntilOneCloses(String setting, String cause) throws Exception {
+    try (TestNode node = TestNode.start(dir, Map.of(setting, "2"))) {
       int port = node.node().httpAddress().getPort();
       try (Socket a = new Socket("127.0.0.1", port); Socket b = new Socket("127.0.0.1", port)) {
         for (Socket s : new Socket[] {a, b}) {
@@ -132,8 +122,7 @@ class HttpLimitsTest {
         }
         try (Socket c = new Socket("127.0.0.1", port)) {
           c.setSoTimeout(15_000);
-          assertThat(readAnswer(c.getInputStream())).startsWith("HTTP/1.1 503")
-              .contains("caused: too many connections from 127.0.0.1").contains("nacre.http.max-connections-per-ip");
+          assertThat(readAnswer(c.getInputStream())).startsWith("HTTP/1.1 503").contains(cause).contains(setting);
         }
       }
       await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
