@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
  * GC first: what is left is what the process holds on to.
  */
 record Histogram(long totalBytes, Map<String, Long> bytesByClass) {
+  private static final Pattern TOTAL = Pattern.compile("(?m)^Total\\s+(\\d+)\\s+(\\d+)");
   private static final Pattern ROW = Pattern.compile("(?m)^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)");
 
   record Growth(String className, long bytes) {}
@@ -36,7 +37,15 @@ record Histogram(long totalBytes, Map<String, Long> bytesByClass) {
     while (m.find()) {
       bytes.merge(m.group(3), Long.parseLong(m.group(2)), Long::sum);
     }
-    return new Histogram(MemoryBench.totalOf(text), bytes);
+    return new Histogram(totalOf(text), bytes);
+  }
+
+  private static long totalOf(String histogram) {
+    Matcher m = TOTAL.matcher(histogram);
+    if (!m.find()) {
+      throw new IllegalStateException("no Total line in the class histogram");
+    }
+    return Long.parseLong(m.group(2));
   }
 
   /** Classes whose live bytes grew since {@code before}, largest growth first. */

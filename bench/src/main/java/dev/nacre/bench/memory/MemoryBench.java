@@ -32,7 +32,6 @@ import picocli.CommandLine.Option;
 @Command(name = "memory-bench", mixinStandardHelpOptions = true)
 public final class MemoryBench implements Callable<Integer> {
   private static final Pattern INSTANCE_COUNT = Pattern.compile("\"instanceCount\"\\s*:\\s*(\\d+)");
-  private static final Pattern TOTAL = Pattern.compile("(?m)^Total\\s+(\\d+)\\s+(\\d+)");
 
   @Option(names = "--nodes", required = true, split = ",", description = "host:port of each node; client c uses node c % n")
   List<String> nodes;
@@ -230,13 +229,5 @@ public final class MemoryBench implements Callable<Integer> {
       a.growthOver(b).stream().limit(12).forEach(g ->
           System.out.printf("  %8.1f  %s%n", (double) g.bytes() / instances, g.className()));
     }
-  }
-
-  static long totalOf(String histogram) {
-    Matcher m = TOTAL.matcher(histogram);
-    if (!m.find()) {
-      throw new IllegalStateException("no Total line in the class histogram");
-    }
-    return Long.parseLong(m.group(2));
   }
 }

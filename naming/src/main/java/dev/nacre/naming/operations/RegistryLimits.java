@@ -36,13 +36,17 @@ final class RegistryLimits {
 
   /** Admits an explicit service creation unless its namespace is full. */
   void admitService(ServiceKey service) {
-    if (!exists(service)) {
-      int services = index.serviceCount(service.namespaceId());
-      if (services >= limits.maxServicesPerNamespace()) {
-        throw NamingException.invalid("namespace " + service.namespaceId() + " holds " + services
-            + " services, the most nacre.naming.max-services-per-namespace allows; service "
-            + service.groupedName() + " was not created. Remove unused services or raise the limit.");
-      }
+    if (!index.service(service).map(ServiceSnapshot::exists).orElse(false)) {
+      admitNewService(service);
+    }
+  }
+
+  private void admitNewService(ServiceKey service) {
+    int services = index.serviceCount(service.namespaceId());
+    if (services >= limits.maxServicesPerNamespace()) {
+      throw NamingException.invalid("namespace " + service.namespaceId() + " holds " + services
+          + " services, the most nacre.naming.max-services-per-namespace allows; service "
+          + service.groupedName() + " was not created. Remove unused services or raise the limit.");
     }
   }
 
@@ -52,7 +56,7 @@ final class RegistryLimits {
     }
     Optional<ServiceSnapshot> held = index.service(service);
     if (held.isEmpty() || !held.get().exists()) {
-      admitService(service);
+      admitNewService(service);
     }
     int count = held.map(ServiceSnapshot::instanceCount).orElse(0);
     if (count + added > limits.maxInstancesPerService()) {
@@ -61,10 +65,6 @@ final class RegistryLimits {
           + limits.maxInstancesPerService() + ", the most nacre.naming.max-instances-per-service allows."
           + " Deregister unused instances or raise the limit.");
     }
-  }
-
-  private boolean exists(ServiceKey service) {
-    return index.service(service).map(ServiceSnapshot::exists).orElse(false);
   }
 
   private boolean isNew(InstanceKey key) {

@@ -38,10 +38,6 @@ final class ClientConnection {
   private volatile String clientVersion = "";
   private volatile CompletableFuture<ObjectNode> detection;
 
-  ClientConnection(String id, String remoteIp, int remotePort, long nowMillis, PayloadCodec codec) {
-    this(id, remoteIp, remotePort, nowMillis, codec, 0);
-  }
-
   /** With at most {@code writesPerSecond} writes a second (0: no limit). */
   ClientConnection(String id, String remoteIp, int remotePort, long nowMillis, PayloadCodec codec,
       int writesPerSecond) {

@@ -1,6 +1,7 @@
 package dev.nacre.node.client;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nacre.node.OpenConnections;
 import dev.nacre.node.config.ClientSettings;
 import dev.nacre.proto.nacos.Payload;
 import io.grpc.Status;
@@ -9,14 +10,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +36,7 @@ public final class ClientConnections {
   private final Clock clock;
   private final ClientSettings settings;
   /** Open transports per remote IP, refused ones included (they hold a socket too). */
-  private final Map<String, AtomicInteger> perIp = new ConcurrentHashMap<>();
+  private final OpenConnections<String> perIp = new OpenConnections<>();
   private final ScheduledExecutorService timer;
   private final PayloadCodec codec;
   private final ConcurrentHashMap<String, ClientConnection> connections = new ConcurrentHashMap<>();
@@ -75,7 +74,7 @@ public final class ClientConnections {
     long now = clock.millis();
     String id = now + "_" + remoteIp + "_" + remotePort;
     ClientConnection c = new ClientConnection(id, remoteIp, remotePort, now, codec, settings.writesPerSecond());
-    int fromIp = perIp.computeIfAbsent(remoteIp, ip -> new AtomicInteger()).incrementAndGet();
+    int fromIp = perIp.opened(remoteIp);
     if (settings.maxConnectionsPerIp() > 0 && fromIp > settings.maxConnectionsPerIp()) {
       c.refuse("Over threshold: " + remoteIp + " holds " + (fromIp - 1) + " client connections to server "
           + nodeName + ", the most nacre.client.max-connections-per-ip allows; close idle clients or raise"
@@ -107,7 +106,7 @@ public final class ClientConnections {
   void transportClosed(String id) {
     ClientConnection c = connections.remove(id);
     if (c != null) {
-      perIp.computeIfPresent(c.remoteIp(), (ip, n) -> n.decrementAndGet() <= 0 ? null : n);
+      perIp.closed(c.remoteIp());
       close(c, Status.UNAVAILABLE, "transport closed");
     }
   }

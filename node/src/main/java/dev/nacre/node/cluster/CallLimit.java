@@ -36,10 +36,6 @@ final class CallLimit implements ServerInterceptor {
     this.exempt = Set.copyOf(exemptMethods);
   }
 
-  int maxCalls() {
-    return maxCalls;
-  }
-
   /** Counted calls running now. */
   int inFlight() {
     return maxCalls - permits.availablePermits();

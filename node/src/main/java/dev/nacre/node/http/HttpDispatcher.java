@@ -2,6 +2,7 @@ package dev.nacre.node.http;
 
 import com.google.common.util.concurrent.RateLimiter;
 import dev.nacre.node.ClientGate;
+import dev.nacre.node.OpenConnections;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler.Sharable;
@@ -63,7 +64,7 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
   private final int maxConnectionsPerIp;
   private final int writesPerSecondPerIp;
   private final AtomicInteger open = new AtomicInteger();
-  private final Map<InetAddress, AtomicInteger> openPerIp = new ConcurrentHashMap<>();
+  private final OpenConnections<InetAddress> openPerIp = new OpenConnections<>();
   /** Write allowance of each IP with an open connection (gone with its last connection). */
   private final Map<InetAddress, RateLimiter> writesPerIp = new ConcurrentHashMap<>();
 
@@ -94,7 +95,7 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
     super.channelActive(ctx);
     InetAddress ip = remoteIp(ctx);
-    int fromIp = ip == null ? 0 : openPerIp.computeIfAbsent(ip, k -> new AtomicInteger()).incrementAndGet();
+    int fromIp = ip == null ? 0 : openPerIp.opened(ip);
     if (open.incrementAndGet() > maxConnections) {
       refuse(ctx, "too many connections to server " + self + " (" + maxConnections
           + " open); retry later, close idle connections, or raise nacre.http.max-connections");
@@ -119,7 +120,7 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     open.decrementAndGet();
     InetAddress ip = remoteIp(ctx);
     if (ip != null) {
-      if (openPerIp.computeIfPresent(ip, (k, n) -> n.decrementAndGet() <= 0 ? null : n) == null) {
+      if (openPerIp.closed(ip)) {
         writesPerIp.remove(ip);
       }
     }

@@ -1,5 +1,6 @@
 package dev.nacre.node.metrics;
 
+import com.google.common.base.Suppliers;
 import dev.nacre.consensus.distro.DistroReplicator;
 import dev.nacre.consensus.distro.DistroStatus;
 import dev.nacre.consensus.raft.RaftStatus;
@@ -28,6 +29,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
@@ -41,8 +43,8 @@ import java.util.function.ToDoubleFunction;
 public final class NodeMetrics implements AutoCloseable {
   static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
   /** Label values a client cannot multiply: any other method counts as "other". */
-  private static final java.util.Set<String> METHODS =
-      java.util.Set.of("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS");
+  private static final Set<String> METHODS =
+      Set.of("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS");
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final JvmGcMetrics gc = new JvmGcMetrics();
@@ -112,48 +114,45 @@ public final class NodeMetrics implements AutoCloseable {
   }
 
   /**
-   * Gauges of Distro replication, from the replicator's own status (taken on its thread when
-   * scraped): records held, keys waiting per peer, queue resets per peer, repairs in progress.
+   * Gauges and counters of Distro replication, from the replicator's own status, taken on its
+   * thread once per scrape (every meter of a scrape reads the same status).
    */
   public void watchDistro(DistroReplicator replicator, List<String> peers) {
-    Supplier<DistroStatus> status = () -> statusOf(replicator);
+    com.google.common.base.Supplier<DistroStatus> status = Suppliers.memoizeWithExpiration(
+        () -> replicator.status().orTimeout(2, TimeUnit.SECONDS).join(), 1, TimeUnit.SECONDS);
     gauge("nacre.distro.records", "Distro records held here that are not tombstones", () -> status.get().liveRecords(),
         "kind", "live");
     gauge("nacre.distro.records", "live Distro records held here whose owner is this member",
         () -> status.get().ownedRecords(), "kind", "owned");
     gauge("nacre.distro.pulls.in.progress", "verify repairs waiting for an owner's records",
         () -> status.get().pullsInProgress());
-    FunctionCounter.builder("nacre.distro.snapshot.loads", replicator, r -> statusOf(r).snapshotsLoaded())
-        .description("full snapshots loaded from a peer at start").register(registry);
-    FunctionCounter.builder("nacre.distro.repairs", replicator, r -> statusOf(r).repairs())
-        .description("verify repairs applied: an owner's records replaced after its digest differed").register(registry);
+    // The replicator lives as long as the node: a counter's weak reference to it holds.
+    counter(replicator, "nacre.distro.snapshot.loads", "full snapshots loaded from a peer at start",
+        () -> status.get().snapshotsLoaded());
+    counter(replicator, "nacre.distro.repairs",
+        "verify repairs applied: an owner's records replaced after its digest differed", () -> status.get().repairs());
     for (String peer : peers) {
       gauge("nacre.distro.pending.keys", "keys waiting to be sent to the peer",
           () -> status.get().pendingKeysByPeer().getOrDefault(peer, 0), "peer", peer);
-      // The replicator lives as long as the node: the counter's weak reference to it holds.
-      FunctionCounter.builder("nacre.distro.resyncs", replicator,
-              r -> statusOf(r).resyncsByPeer().getOrDefault(peer, 0L))
-          .description("times the queue to the peer was dropped (peer DOWN, or over the cap)").tag("peer", peer)
-          .register(registry);
-      FunctionCounter.builder("nacre.distro.batches", replicator, r -> traffic(r, peer).batchesAcked())
-          .description("batches sent to the peer, by outcome (failed: refused or timed out, then retried)")
-          .tags("peer", peer, "result", "acked").register(registry);
-      FunctionCounter.builder("nacre.distro.batches", replicator, r -> traffic(r, peer).batchesFailed())
-          .description("batches sent to the peer, by outcome (failed: refused or timed out, then retried)")
-          .tags("peer", peer, "result", "failed").register(registry);
-      FunctionCounter.builder("nacre.distro.records.sent", replicator, r -> traffic(r, peer).recordsAcked())
-          .description("records in batches the peer acknowledged (divided by acked batches: the batch size)")
-          .tag("peer", peer).register(registry);
+      counter(replicator, "nacre.distro.resyncs", "times the queue to the peer was dropped (peer DOWN, or over the cap)",
+          () -> status.get().resyncsByPeer().getOrDefault(peer, 0L), "peer", peer);
+      Supplier<DistroStatus.PeerTraffic> traffic =
+          () -> status.get().trafficByPeer().getOrDefault(peer, DistroStatus.PeerTraffic.NONE);
+      String batches = "batches sent to the peer, by outcome (failed: refused or timed out, then retried)";
+      counter(replicator, "nacre.distro.batches", batches, () -> traffic.get().batchesAcked(),
+          "peer", peer, "result", "acked");
+      counter(replicator, "nacre.distro.batches", batches, () -> traffic.get().batchesFailed(),
+          "peer", peer, "result", "failed");
+      counter(replicator, "nacre.distro.records.sent",
+          "records in batches the peer acknowledged (divided by acked batches: the batch size)",
+          () -> traffic.get().recordsAcked(), "peer", peer);
     }
   }
 
-  private static DistroStatus.PeerTraffic traffic(DistroReplicator replicator, String peer) {
-    return statusOf(replicator).trafficByPeer().getOrDefault(peer, DistroStatus.PeerTraffic.NONE);
-  }
-
-  /** The replicator's status, taken on its thread; a scrape waits at most 2 s for it. */
-  private static DistroStatus statusOf(DistroReplicator replicator) {
-    return replicator.status().orTimeout(2, TimeUnit.SECONDS).join();
+  /** A counter read when scraped; {@code owner} (weakly held) must live as long as the node. */
+  private void counter(Object owner, String name, String description, Supplier<Number> value, String... tags) {
+    FunctionCounter.builder(name, owner, o -> value.get().doubleValue()).description(description).tags(tags)
+        .register(registry);
   }
 
   /** Pushes to subscribers by result, their time to acknowledgement, and subscribers dropped. */
