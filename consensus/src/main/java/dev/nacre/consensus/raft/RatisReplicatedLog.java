@@ -68,6 +68,8 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   /** Replaced by {@link #renewClientIfDisabled} once a write failure has disabled it; see {@link #submit}. */
   private volatile RaftClient client;
   private final Object clientLock = new Object();
+  /** When {@link #status} first saw the commit index ahead of the applied one since the last apply. */
+  private volatile long behindSeenNanos = Long.MIN_VALUE;
   private final AppliedIndexWaiters appliedWaiters;
   private final LeaderWatch leaderWatch;
   private final BoundedCalls calls;
@@ -247,14 +249,26 @@ public final class RatisReplicatedLog implements ReplicatedLog {
       RaftPeerId leader = division.getInfo().getLeaderId();
       long committed = division.getRaftLog().getLastCommittedIndex();
       long applied = division.getInfo().getLastAppliedIndex();
-      long stalledMs = committed > applied
-          ? (System.nanoTime() - appliedWaiters.lastAdvanceNanos()) / 1_000_000 : 0;
+      long stalledMs = committed > applied ? applyStalledMillis() : 0;
       return new RaftStatus(config.selfId(), division.getInfo().getCurrentRole().name(),
           leader == null ? "" : leader.toString(), division.getInfo().getCurrentTerm(), committed, applied,
           stalledMs);
     } catch (IOException | RuntimeException e) {
       return new RaftStatus(config.selfId(), "UNKNOWN", "", 0, 0, appliedWaiters.applied());
     }
+  }
+
+  /**
+   * How long committed entries have waited with nothing applied: since the last apply, or since a
+   * status first saw the commit index ahead, whichever is later. Not simply since the last apply:
+   * a member idle for an hour that has just learnt of a new commit has not stalled for an hour.
+   */
+  private long applyStalledMillis() {
+    long now = System.nanoTime();
+    if (behindSeenNanos < appliedWaiters.lastAdvanceNanos()) {
+      behindSeenNanos = now; // the first look at this wait: it starts now at the earliest
+    }
+    return (now - behindSeenNanos) / 1_000_000;
   }
 
   /**
