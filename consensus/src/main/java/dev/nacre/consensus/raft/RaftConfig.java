@@ -20,7 +20,7 @@ import java.util.Objects;
  * @param snapshotThreshold applied entries since the last snapshot that trigger a new one
  * @param logSegmentSizeBytes size at which a log segment is closed (only closed ones are purged)
  * @param clusterSecret secret shared by every member; when set, the Raft port speaks only mutual
- *     TLS with certificates derived from it (see {@code internal.SecretDerivedTls}), so whoever lacks
+ *     TLS with certificates derived from it (see {@code dev.nacre.consensus.tls.SecretDerivedTls}), so whoever lacks
  *     it can neither join, vote, append nor submit. {@code null} (or blank, normalized to
  *     {@code null}) means no authentication: for a single node or tests on loopback only
  */

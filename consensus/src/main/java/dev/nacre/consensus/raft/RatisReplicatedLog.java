@@ -9,7 +9,7 @@ import dev.nacre.consensus.raft.internal.LeaderWatch;
 import dev.nacre.consensus.raft.internal.OperationBatcher;
 import dev.nacre.consensus.raft.internal.RatisProperties;
 import dev.nacre.consensus.raft.internal.ReadIndexBarrier;
-import dev.nacre.consensus.raft.internal.SecretDerivedTls;
+import dev.nacre.consensus.tls.SecretDerivedTls;
 import dev.nacre.consensus.raft.internal.StateMachineAdapter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +52,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>With {@link RaftConfig#clusterSecret()} set, the Raft port (Raft, client and admin services)
  * accepts only mutual-TLS connections whose certificate derives from the same secret, and this
- * member presents such a certificate to the others; see {@code internal.SecretDerivedTls} for the
+ * member presents such a certificate to the others; see {@code dev.nacre.consensus.tls.SecretDerivedTls} for the
  * scheme and its limits. Without it, the port is unauthenticated plaintext: only for a single
  * node or a trusted network.
  */

@@ -9,6 +9,6 @@
  *
  * <p>With {@link dev.nacre.consensus.raft.RaftConfig#clusterSecret()} set, the Raft port speaks only
  * mutual TLS whose certificates derive from that secret: a member or client without it cannot
- * join, vote, append or submit ({@code internal.SecretDerivedTls} explains the scheme and limits).
+ * join, vote, append or submit ({@code dev.nacre.consensus.tls.SecretDerivedTls} explains the scheme and limits).
  */
 package dev.nacre.consensus.raft;

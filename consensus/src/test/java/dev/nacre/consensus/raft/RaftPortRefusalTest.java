@@ -3,7 +3,7 @@ package dev.nacre.consensus.raft;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.nacre.consensus.raft.internal.SecretDerivedTls;
+import dev.nacre.consensus.tls.SecretDerivedTls;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;

@@ -1,57 +1,86 @@
 package dev.nacre.node.cluster;
 
+import com.google.common.net.HostAndPort;
+import dev.nacre.consensus.tls.SecretDerivedTls;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
 import io.grpc.ForwardingClientCall;
+import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
-import java.util.HexFormat;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.Optional;
 import java.util.Set;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
 
 /**
- * Proves peer calls come from a member: each call carries the sender's member id and an HMAC of
- * that id under the cluster secret. The secret itself never travels. A call without a valid proof
- * is refused with UNAUTHENTICATED; nothing is trusted because of a header alone.
+ * Who may call the peer port: mutual TLS whose only trust root is derived from the cluster secret
+ * ({@link SecretDerivedTls}, as on the Raft port), so a caller without a certificate of this
+ * cluster fails the handshake before any call is read, and nothing sent on the wire can be
+ * replayed (the handshake signs fresh nonces with a key that never leaves the member). Each call
+ * also names its sender in a header, which must be the member its certificate was issued for and
+ * one of the listed members.
  */
 public final class PeerAuth {
   static final Metadata.Key<String> MEMBER = Metadata.Key.of("nacre-member", Metadata.ASCII_STRING_MARSHALLER);
-  static final Metadata.Key<String> PROOF = Metadata.Key.of("nacre-proof", Metadata.ASCII_STRING_MARSHALLER);
 
-  private final byte[] secret;
+  private final String self;
   private final Set<String> members;
+  private final SslContext serverTls;
+  private final SslContext clientTls;
 
-  public PeerAuth(String secret, Set<String> members) {
+  /**
+   * Issues {@code self} (a member address, {@code host:port}) its certificate for the peer port.
+   *
+   * @param members every member address that may call
+   */
+  public PeerAuth(String secret, Set<String> members, String self) {
     if (secret == null || secret.length() < 16) {
       throw new IllegalArgumentException("the cluster secret must have at least 16 characters; set nacre.cluster.secret");
     }
-    this.secret = secret.getBytes(StandardCharsets.UTF_8);
+    this.self = self;
     this.members = Set.copyOf(members);
-  }
-
-  String proof(String member) {
+    SecretDerivedTls tls = SecretDerivedTls.issue(secret, self, HostAndPort.fromString(self).getHost());
     try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-      return HexFormat.of().formatHex(mac.doFinal(member.getBytes(StandardCharsets.UTF_8)));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is not available in this JVM", e);
+      this.serverTls = GrpcSslContexts.configure(SslContextBuilder.forServer(tls.memberKey(), tls.memberCertificate()))
+          .trustManager(tls.authority())
+          .clientAuth(ClientAuth.REQUIRE)
+          .build();
+      this.clientTls = GrpcSslContexts.forClient()
+          .keyManager(tls.memberKey(), tls.memberCertificate())
+          .trustManager(tls.authority())
+          .build();
+    } catch (SSLException e) {
+      throw new IllegalStateException("cannot set up TLS for the peer port of " + self
+          + ": this JVM's TLS provider refused the secret-derived certificates", e);
     }
   }
 
-  /** Adds this member's id and proof to every outgoing call. */
-  public ClientInterceptor client(String self) {
-    String proof = proof(self);
+  /** TLS of the peer port's server: this member's certificate; callers must present one of this cluster. */
+  public SslContext serverTls() {
+    return serverTls;
+  }
+
+  /** TLS of this member's calls to peers: its certificate; servers must present one of this cluster. */
+  public SslContext clientTls() {
+    return clientTls;
+  }
+
+  /** Names this member as the sender of every outgoing call. */
+  public ClientInterceptor client() {
     return new ClientInterceptor() {
       @Override
       public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
@@ -59,7 +88,6 @@ public final class PeerAuth {
           @Override
           public void start(Listener<R> listener, Metadata headers) {
             headers.put(MEMBER, self);
-            headers.put(PROOF, proof);
             super.start(listener, headers);
           }
         };
@@ -67,21 +95,38 @@ public final class PeerAuth {
     };
   }
 
-  /** Refuses calls from anyone who is not a listed member holding the secret. */
+  /**
+   * Refuses a call whose sender is not a listed member, or whose certificate was issued for
+   * another member than the header names.
+   */
   public ServerInterceptor server() {
     return new ServerInterceptor() {
       @Override
       public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
-        String member = headers.get(MEMBER);
-        String proof = headers.get(PROOF);
-        if (member == null || proof == null || !members.contains(member)
-            || !MessageDigest.isEqual(proof(member).getBytes(StandardCharsets.US_ASCII), proof.getBytes(StandardCharsets.US_ASCII))) {
-          call.close(Status.UNAUTHENTICATED.withDescription(
-              "peer call refused: the caller is not a member holding this cluster's secret (nacre.cluster.secret)"), new Metadata());
+        String named = headers.get(MEMBER);
+        Optional<String> certified = certifiedMember(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION));
+        if (named == null || certified.isEmpty() || !certified.get().equals(named) || !members.contains(named)) {
+          call.close(Status.UNAUTHENTICATED.withDescription("peer call refused: the caller is not a member of this"
+              + " cluster (its certificate names " + certified.orElse("nobody") + ", its header " + named
+              + "); members share nacre.cluster.secret and list each other in nacre.members"), new Metadata());
           return new ServerCall.Listener<>() {};
         }
         return next.startCall(call, headers);
       }
     };
+  }
+
+  /** The member a verified peer certificate was issued for; empty without TLS or a certificate. */
+  private static Optional<String> certifiedMember(SSLSession session) {
+    if (session == null) {
+      return Optional.empty();
+    }
+    try {
+      Certificate[] chain = session.getPeerCertificates();
+      return chain.length > 0 && chain[0] instanceof X509Certificate leaf
+          ? SecretDerivedTls.memberIdOf(leaf) : Optional.empty();
+    } catch (SSLPeerUnverifiedException e) {
+      return Optional.empty();
+    }
   }
 }

@@ -9,8 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One gRPC channel to each other member's peer port (P+1001), created on first use and kept. Every
- * call on them carries this member's proof of the cluster secret. Thread-safe.
+ * One gRPC channel to each other member's peer port (P+1001), created on first use and kept: mutual
+ * TLS with this member's certificate ({@link PeerAuth}), every call naming this member. Thread-safe.
  */
 public final class PeerChannels implements AutoCloseable {
   private final String self;
@@ -83,8 +83,8 @@ public final class PeerChannels implements AutoCloseable {
     String host = member.substring(0, colon);
     int port = Integer.parseInt(member.substring(colon + 1)) + 1001;
     return NettyChannelBuilder.forAddress(host, port)
-        .usePlaintext()
-        .intercept(auth.client(self))
+        .sslContext(auth.clientTls())
+        .intercept(auth.client())
         .maxInboundMessageSize(64 * 1024 * 1024)
         .build();
   }

@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The gRPC server on the peer port (P+1001); every call must pass {@link PeerAuth}. At most
+ * The gRPC server on the peer port (P+1001): mutual TLS, and every call must pass {@link PeerAuth}. At most
  * {@code maxCalls} calls run at once ({@link CallLimit}), on a pool of at most that many threads.
  */
 public final class PeerServer implements AutoCloseable {
@@ -52,6 +52,7 @@ public final class PeerServer implements AutoCloseable {
         new LinkedBlockingQueue<>(), new ThreadFactoryBuilder().setNameFormat(name + "-peer-%d").setDaemon(true).build());
     handlers.allowCoreThreadTimeOut(true);
     Server server = NettyServerBuilder.forAddress(address)
+        .sslContext(auth.serverTls())
         .addService(intercepted)
         .executor(handlers)
         .maxInboundMessageSize(64 * 1024 * 1024)
@@ -61,7 +62,7 @@ public final class PeerServer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot listen for peers on " + address + ": is the port free?", e);
     }
-    log.info("[{}] peer gRPC listening on {} (at most {} calls at once)", name, address, maxCalls);
+    log.info("[{}] peer gRPC listening on {} (mutual TLS, at most {} calls at once)", name, address, maxCalls);
     return new PeerServer(server, handlers, limit);
   }
 

@@ -114,13 +114,13 @@ class SnapshotPartsTest {
   private String startPeer(PeerGrpc.PeerImplBase service) throws IOException {
     int peerPort = freePortAbove(1001);
     String member = "127.0.0.1:" + (peerPort - 1001);
-    PeerAuth auth = new PeerAuth(SECRET, Set.of(SELF, member));
+    PeerAuth auth = new PeerAuth(SECRET, Set.of(SELF, member), member);
     open.add(PeerServer.start("test", new InetSocketAddress("127.0.0.1", peerPort), service, auth, Optional.empty(), 8));
     return member;
   }
 
   private GrpcDistroTransport transport(String member) {
-    PeerChannels channels = new PeerChannels(SELF, new PeerAuth(SECRET, Set.of(SELF, member)));
+    PeerChannels channels = new PeerChannels(SELF, new PeerAuth(SECRET, Set.of(SELF, member), SELF));
     open.add(channels);
     return new GrpcDistroTransport(channels, Duration.ofSeconds(3), Duration.ofSeconds(60));
   }

@@ -1,6 +1,7 @@
 package dev.nacre.consensus.raft.internal;
 
 import dev.nacre.consensus.raft.RaftConfig;
+import dev.nacre.consensus.tls.SecretDerivedTls;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.RaftConfigKeys;

@@ -1,4 +1,4 @@
-package dev.nacre.consensus.raft.internal;
+package dev.nacre.consensus.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -58,17 +58,11 @@ class SecretDerivedTlsTest {
   }
 
   @Test
-  void measuresStartupCost() {
-    long t0 = System.nanoTime();
-    SecretDerivedTls.issue(SECRET, "cold", "127.0.0.1");
-    long t1 = System.nanoTime();
-    int n = 20;
-    for (int i = 0; i < n; i++) {
-      SecretDerivedTls.issue(SECRET + i, "warm" + i, "127.0.0.1");
-    }
-    long t2 = System.nanoTime();
-    System.out.printf("MEASURED secret-derived TLS: first issue %d ms (class loading included), then %.1f ms each%n",
-        (t1 - t0) / 1_000_000, (t2 - t1) / 1e6 / n);
+  void aCertificateNamesTheMemberItWasIssuedFor() {
+    SecretDerivedTls member = SecretDerivedTls.issue(SECRET, "127.0.0.1:8848", "127.0.0.1");
+
+    assertThat(SecretDerivedTls.memberIdOf(member.memberCertificate())).contains("127.0.0.1:8848");
+    assertThat(SecretDerivedTls.memberIdOf(member.authority())).contains("Nacre Raft cluster CA (secret-derived)");
   }
 
   private static X509TrustManager trustOnly(X509Certificate authority) throws Exception {

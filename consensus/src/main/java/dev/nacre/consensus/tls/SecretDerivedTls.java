@@ -1,4 +1,4 @@
-package dev.nacre.consensus.raft.internal;
+package dev.nacre.consensus.tls;
 
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -18,13 +18,14 @@ import java.security.spec.ECPrivateKeySpec;
 import java.security.spec.ECPublicKeySpec;
 import java.time.Instant;
 import java.util.Date;
+import java.util.Optional;
 import java.util.regex.Pattern;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.apache.ratis.grpc.GrpcTlsConfig;
+import org.bouncycastle.asn1.x500.RDN;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.X500NameBuilder;
 import org.bouncycastle.asn1.x500.style.BCStyle;
+import org.bouncycastle.asn1.x500.style.IETFUtils;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
 import org.bouncycastle.asn1.x509.Extension;
@@ -37,14 +38,18 @@ import org.bouncycastle.cert.CertIOException;
 import org.bouncycastle.cert.X509v3CertificateBuilder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.crypto.digests.SHA256Digest;
 import org.bouncycastle.crypto.ec.CustomNamedCurves;
+import org.bouncycastle.crypto.generators.HKDFBytesGenerator;
+import org.bouncycastle.crypto.params.HKDFParameters;
 import org.bouncycastle.math.ec.FixedPointCombMultiplier;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * Mutual TLS for the Raft port whose only trust root is derived from the cluster secret, so that
- * nothing but the secret has to be distributed.
+ * Mutual TLS for the cluster's ports (Raft, P-1000, and the peer port, P+1001) whose only trust
+ * root is derived from the cluster secret, so that nothing but the secret has to be distributed.
+ * Each port's owner issues itself its own member certificate; they chain to the same authority.
  *
  * <p>Every member derives the same certificate authority: its P-256 private key is
  * HKDF-SHA256(secret) reduced to the curve order, computed directly (no PRNG, so it is the same
@@ -58,7 +63,7 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * with an HMAC proof in gRPC metadata.
  *
  * <p>What it gives: every connection to the Raft port (Raft, client and admin services, which
- * share the port) is encrypted and both ends prove, inside the TLS handshake, that their
+ * share the port) and to the peer port (Distro, forwards, pings) is encrypted and both ends prove, inside the TLS handshake, that their
  * certificate chains to the secret's authority and that they hold its private key. A captured
  * handshake or certificate cannot be replayed (unlike an HMAC of a member id sent in metadata
  * without TLS): the handshake signs fresh nonces with the member's key, which never leaves it.
@@ -78,7 +83,7 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  *       itself in the peers map, so every member must dial it by that same name or IP.
  *   <li>Certificates carry a fixed validity (2000 to 9999) so that no clock matters; the member
  *       key lives as long as this object (one Raft start).
- *   <li>Only the gRPC port is covered. Ratis' Netty data-stream port is not enabled here; enabling
+ *   <li>Only gRPC ports are covered. Ratis' Netty data-stream port is not enabled here; enabling
  *       it would need its own TLS settings.
  *   <li>A member with the wrong secret just looks unreachable in Ratis' logs
  *       ({@code UNAVAILABLE: io exception} from the appender or elections), not as a refusal.
@@ -124,7 +129,7 @@ public final class SecretDerivedTls {
       X509Certificate memberCertificate = memberCertificate(ca.getPrivate(), member.getPublic(), memberId, host);
       return new SecretDerivedTls(authority, member.getPrivate(), memberCertificate);
     } catch (GeneralSecurityException | OperatorCreationException | CertIOException e) {
-      throw new IllegalStateException("cannot build the Raft TLS certificates of member " + memberId
+      throw new IllegalStateException("cannot build the cluster TLS certificates of member " + memberId
           + ": this JDK lacks " + SIGNATURE + " on " + CURVE, e);
     }
   }
@@ -162,6 +167,15 @@ public final class SecretDerivedTls {
     return memberKey;
   }
 
+  /**
+   * The member id a certificate was issued for (its subject's common name), if it has one. Only
+   * meaningful for a certificate already verified against {@link #authority()}.
+   */
+  public static Optional<String> memberIdOf(X509Certificate certificate) {
+    RDN[] names = X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()).getRDNs(BCStyle.CN);
+    return names.length == 1 ? Optional.of(IETFUtils.valueToString(names[0].getFirst().getValue())) : Optional.empty();
+  }
+
   /** The authority's key pair: a pure function of the secret. */
   static KeyPair deriveAuthorityKeys(String secret) throws GeneralSecurityException {
     X9ECParameters curve = CustomNamedCurves.getByName(CURVE);
@@ -181,23 +195,12 @@ public final class SecretDerivedTls {
     return new KeyPair(publicKey, privateKey);
   }
 
-  /** RFC 5869 with a fixed salt and info; {@code length} at most 32 * 255 bytes. */
-  private static byte[] hkdfSha256(byte[] inputKey, int length) throws GeneralSecurityException {
-    Mac mac = Mac.getInstance("HmacSHA256");
-    mac.init(new SecretKeySpec(KDF_SALT, "HmacSHA256"));
-    byte[] prk = mac.doFinal(inputKey);
-    mac.init(new SecretKeySpec(prk, "HmacSHA256"));
+  /** RFC 5869 HKDF-SHA256 with a fixed salt and info, by BouncyCastle. */
+  private static byte[] hkdfSha256(byte[] inputKey, int length) {
+    HKDFBytesGenerator hkdf = new HKDFBytesGenerator(new SHA256Digest());
+    hkdf.init(new HKDFParameters(inputKey, KDF_SALT, KDF_INFO));
     byte[] out = new byte[length];
-    byte[] block = new byte[0];
-    for (int i = 1, filled = 0; filled < length; i++) {
-      mac.update(block);
-      mac.update(KDF_INFO);
-      mac.update((byte) i);
-      block = mac.doFinal();
-      int n = Math.min(block.length, length - filled);
-      System.arraycopy(block, 0, out, filled, n);
-      filled += n;
-    }
+    hkdf.generateBytes(out, 0, length);
     return out;
   }
 
