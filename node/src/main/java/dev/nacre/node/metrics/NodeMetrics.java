@@ -28,8 +28,10 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
@@ -188,10 +190,14 @@ public final class NodeMetrics implements AutoCloseable {
 
   /** Records every client gRPC request by type and Nacos error code (0: success). */
   public ClientRequestObserver clientRequests() {
-    return (type, errorCode, nanos) -> Timer.builder("nacre.client.requests")
-        .description("Nacos 2.x client requests answered on the client gRPC port, arrival to answer")
-        .tags("type", type, "code", String.valueOf(errorCode))
-        .register(registry)
+    // One lookup per request in a small map: building and registering the meter each time (tags
+    // sorted, id hashed) cost about 6% of the client port's I/O threads under registrations.
+    Map<String, Map<Integer, Timer>> timers = new ConcurrentHashMap<>();
+    return (type, errorCode, nanos) -> timers.computeIfAbsent(type, t -> new ConcurrentHashMap<>())
+        .computeIfAbsent(errorCode, code -> Timer.builder("nacre.client.requests")
+            .description("Nacos 2.x client requests answered on the client gRPC port, arrival to answer")
+            .tags("type", type, "code", String.valueOf(code))
+            .register(registry))
         .record(nanos, TimeUnit.NANOSECONDS);
   }
 
