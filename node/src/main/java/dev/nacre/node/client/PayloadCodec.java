@@ -53,12 +53,20 @@ final class PayloadCodec {
 
   /** The body bound to a message class (a record of the fields Nacre reads). */
   <T> T read(Payload payload, Class<T> type) throws BadBodyException {
-    ObjectNode body = body(payload);
+    // One pass from bytes to the record; only a body that fails it is parsed again, as a tree,
+    // to say whether it was not JSON, not an object, or not this message.
+    Exception failure = null;
     try {
-      return mapper.treeToValue(body, type);
-    } catch (JsonProcessingException | IllegalArgumentException e) {
-      throw new BadBodyException("the body does not fit " + type.getSimpleName() + ": " + e.getMessage(), e);
+      T value = mapper.readValue(payload.getBody().getValue().newInput(), type);
+      if (value != null) {
+        return value;
+      }
+    } catch (java.io.IOException | IllegalArgumentException e) {
+      failure = e;
     }
+    body(payload);
+    throw new BadBodyException("the body does not fit " + type.getSimpleName()
+        + (failure == null ? "" : ": " + failure.getMessage()), failure);
   }
 
   ObjectNode object() {
