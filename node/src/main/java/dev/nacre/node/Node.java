@@ -234,6 +234,7 @@ public final class Node implements AutoCloseable {
     if (config.clustered()) {
       // Mutual TLS on the Raft port, with certificates derived from the cluster secret.
       builder.clusterSecret(config.cluster().secret());
+      config.cluster().tlsFiles().ifPresent(builder::tlsFiles);
     }
     return builder
         .groupId(RAFT_GROUP)

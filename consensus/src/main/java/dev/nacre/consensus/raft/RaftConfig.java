@@ -1,5 +1,6 @@
 package dev.nacre.consensus.raft;
 
+import dev.nacre.consensus.tls.TlsFiles;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
@@ -23,6 +24,10 @@ import java.util.Objects;
  *     TLS with certificates derived from it (see {@code dev.nacre.consensus.tls.SecretDerivedTls}), so whoever lacks
  *     it can neither join, vote, append nor submit. {@code null} (or blank, normalized to
  *     {@code null}) means no authentication: for a single node or tests on loopback only
+ * @param batchesInFlight Raft entries a member keeps in flight; later operations wait and share one
+ * @param maxBatchOperations most operations in one entry
+ * @param tlsFiles an operator's certificates used on the Raft port instead of the secret-derived
+ *     ones; {@code null} for those (needs a secret all the same: authentication stays on)
  */
 public record RaftConfig(
     String groupId,
@@ -36,7 +41,8 @@ public record RaftConfig(
     long logSegmentSizeBytes,
     String clusterSecret,
     int batchesInFlight,
-    int maxBatchOperations) {
+    int maxBatchOperations,
+    TlsFiles tlsFiles) {
 
   /**
    * The lowest timeouts measured stable on a 2-core box (load average 4-6, 32 concurrent writers for
@@ -90,6 +96,9 @@ public record RaftConfig(
     if (clusterSecret != null && clusterSecret.isBlank()) {
       clusterSecret = null;
     }
+    if (tlsFiles != null && clusterSecret == null) {
+      throw new IllegalArgumentException("tlsFiles are used only with a clusterSecret (authentication on)");
+    }
     if (clusterSecret != null && clusterSecret.length() < MIN_CLUSTER_SECRET_LENGTH) {
       throw new IllegalArgumentException("clusterSecret must have at least " + MIN_CLUSTER_SECRET_LENGTH
           + " characters, got " + clusterSecret.length() + "; use a long random value, the same on every member");
@@ -117,7 +126,8 @@ public record RaftConfig(
         + " ms, requestTimeout=" + requestTimeout.toMillis() + " ms, snapshotThreshold=" + snapshotThreshold
         + ", logSegmentSizeBytes=" + logSegmentSizeBytes + ", batchesInFlight=" + batchesInFlight
         + ", maxBatchOperations=" + maxBatchOperations + ", clusterSecret="
-        + (authenticated() ? "(set: mutual TLS)" : "(none: no authentication)") + "]";
+        + (authenticated() ? "(set: mutual TLS)" : "(none: no authentication)")
+        + (tlsFiles == null ? "" : ", tlsFiles=" + tlsFiles) + "]";
   }
 
   public static Builder builder() {
@@ -167,6 +177,7 @@ public record RaftConfig(
     private int batchesInFlight = DEFAULT_BATCHES_IN_FLIGHT;
     private int maxBatchOperations = DEFAULT_MAX_BATCH_OPERATIONS;
     private String clusterSecret;
+    private TlsFiles tlsFiles;
 
     private Builder() {}
 
@@ -233,10 +244,16 @@ public record RaftConfig(
       return this;
     }
 
+    /** An operator's certificates for the Raft port instead of the secret-derived ones. */
+    public Builder tlsFiles(TlsFiles tlsFiles) {
+      this.tlsFiles = tlsFiles;
+      return this;
+    }
+
     public RaftConfig build() {
       return new RaftConfig(
           groupId, selfId, peers, storageDir, electionTimeoutMin, electionTimeoutMax, requestTimeout,
-          snapshotThreshold, logSegmentSizeBytes, clusterSecret, batchesInFlight, maxBatchOperations);
+          snapshotThreshold, logSegmentSizeBytes, clusterSecret, batchesInFlight, maxBatchOperations, tlsFiles);
     }
   }
 }

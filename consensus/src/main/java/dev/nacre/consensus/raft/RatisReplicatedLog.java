@@ -88,8 +88,9 @@ public final class RatisReplicatedLog implements ReplicatedLog {
         .map(e -> RaftPeer.newBuilder().setId(e.getKey()).setAddress(e.getValue()).build())
         .toList();
     this.group = RaftGroup.valueOf(groupId, peers);
-    this.parameters = RatisProperties.parameters(config.authenticated()
-        ? SecretDerivedTls.issue(config.clusterSecret(), config.selfId(), config.selfHost()) : null);
+    this.parameters = RatisProperties.parameters(!config.authenticated() ? null
+        : config.tlsFiles() != null ? config.tlsFiles().grpcTlsConfig()
+        : SecretDerivedTls.issue(config.clusterSecret(), config.selfId(), config.selfHost()).grpcTlsConfig());
     this.calls = new BoundedCalls(config.selfId());
     this.batchCallbacks = Executors.newSingleThreadExecutor(daemon("nacre-raft-batch-" + config.selfId()));
     this.batcher = new OperationBatcher(config.batchesInFlight(), config.maxBatchOperations(), this::sendBatch,

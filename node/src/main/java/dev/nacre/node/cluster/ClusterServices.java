@@ -60,7 +60,8 @@ public final class ClusterServices implements AutoCloseable {
     this.config = config;
     this.linkFilter = linkFilter;
     String self = config.address();
-    PeerAuth auth = new PeerAuth(config.cluster().secret(), Set.copyOf(config.members()), self);
+    PeerAuth auth = new PeerAuth(config.cluster().secret(), Set.copyOf(config.members()), self,
+        config.cluster().tlsFiles());
     this.members = new MemberTable(self, config.members(), config.cluster().failedPingsToDown());
     this.channels = new PeerChannels(self, auth);
     Duration callTimeout = config.cluster().distro().requestTimeout();

@@ -2,6 +2,7 @@ package dev.nacre.node.cluster;
 
 import com.google.common.net.HostAndPort;
 import dev.nacre.consensus.tls.SecretDerivedTls;
+import dev.nacre.consensus.tls.TlsFiles;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
@@ -18,8 +19,12 @@ import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import java.io.File;
 import java.security.cert.Certificate;
+import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
+import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import javax.net.ssl.SSLException;
@@ -28,11 +33,11 @@ import javax.net.ssl.SSLSession;
 
 /**
  * Who may call the peer port: mutual TLS whose only trust root is derived from the cluster secret
- * ({@link SecretDerivedTls}, as on the Raft port), so a caller without a certificate of this
- * cluster fails the handshake before any call is read, and nothing sent on the wire can be
+ * ({@link SecretDerivedTls}, as on the Raft port), or the operator's authorities ({@link TlsFiles}),
+ * so a caller without a certificate of this cluster fails the handshake before any call is read, and nothing sent on the wire can be
  * replayed (the handshake signs fresh nonces with a key that never leaves the member). Each call
- * also names its sender in a header, which must be the member its certificate was issued for and
- * one of the listed members.
+ * also names its sender in a header, which must be one of the listed members and the member (or,
+ * with an operator's certificates, the host) its certificate was issued for.
  */
 public final class PeerAuth {
   static final Metadata.Key<String> MEMBER = Metadata.Key.of("nacre-member", Metadata.ASCII_STRING_MARSHALLER);
@@ -41,31 +46,46 @@ public final class PeerAuth {
   private final Set<String> members;
   private final SslContext serverTls;
   private final SslContext clientTls;
+  /** An operator's certificates name hosts, not member addresses; derived ones name the member. */
+  private final boolean operatorCertificates;
 
   /**
-   * Issues {@code self} (a member address, {@code host:port}) its certificate for the peer port.
+   * Issues {@code self} (a member address, {@code host:port}) its certificate for the peer port,
+   * derived from the secret.
    *
    * @param members every member address that may call
    */
   public PeerAuth(String secret, Set<String> members, String self) {
+    this(secret, members, self, Optional.empty());
+  }
+
+  /** As above, or with an operator's certificates ({@code files}) instead of derived ones. */
+  public PeerAuth(String secret, Set<String> members, String self, Optional<TlsFiles> files) {
     if (secret == null || secret.length() < 16) {
       throw new IllegalArgumentException("the cluster secret must have at least 16 characters; set nacre.cluster.secret");
     }
     this.self = self;
     this.members = Set.copyOf(members);
-    SecretDerivedTls tls = SecretDerivedTls.issue(secret, self, HostAndPort.fromString(self).getHost());
+    this.operatorCertificates = files.isPresent();
     try {
-      this.serverTls = GrpcSslContexts.configure(SslContextBuilder.forServer(tls.memberKey(), tls.memberCertificate()))
-          .trustManager(tls.authority())
-          .clientAuth(ClientAuth.REQUIRE)
-          .build();
-      this.clientTls = GrpcSslContexts.forClient()
-          .keyManager(tls.memberKey(), tls.memberCertificate())
-          .trustManager(tls.authority())
-          .build();
-    } catch (SSLException e) {
-      throw new IllegalStateException("cannot set up TLS for the peer port of " + self
-          + ": this JVM's TLS provider refused the secret-derived certificates", e);
+      if (files.isPresent()) {
+        File chain = files.get().certificateChain().toFile();
+        File key = files.get().privateKey().toFile();
+        File authorities = files.get().authorities().toFile();
+        this.serverTls = GrpcSslContexts.configure(SslContextBuilder.forServer(chain, key))
+            .trustManager(authorities).clientAuth(ClientAuth.REQUIRE).build();
+        this.clientTls = GrpcSslContexts.forClient().keyManager(chain, key).trustManager(authorities).build();
+      } else {
+        SecretDerivedTls tls = SecretDerivedTls.issue(secret, self, HostAndPort.fromString(self).getHost());
+        this.serverTls = GrpcSslContexts.configure(SslContextBuilder.forServer(tls.memberKey(), tls.memberCertificate()))
+            .trustManager(tls.authority()).clientAuth(ClientAuth.REQUIRE).build();
+        this.clientTls = GrpcSslContexts.forClient()
+            .keyManager(tls.memberKey(), tls.memberCertificate()).trustManager(tls.authority()).build();
+      }
+    } catch (SSLException | IllegalArgumentException e) {
+      throw new IllegalStateException("cannot set up TLS for the peer port of " + self + files.map(
+          f -> ": check " + f + " (PEM; the key unencrypted PKCS#8)").orElse(
+          ": this JVM's TLS provider refused the secret-derived certificates"), e);
     }
   }
 
@@ -104,10 +124,11 @@ public final class PeerAuth {
       @Override
       public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
         String named = headers.get(MEMBER);
-        Optional<String> certified = certifiedMember(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION));
-        if (named == null || certified.isEmpty() || !certified.get().equals(named) || !members.contains(named)) {
+        Optional<X509Certificate> certificate = peerCertificate(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION));
+        if (named == null || certificate.isEmpty() || !members.contains(named) || !names(certificate.get(), named)) {
           call.close(Status.UNAUTHENTICATED.withDescription("peer call refused: the caller is not a member of this"
-              + " cluster (its certificate names " + certified.orElse("nobody") + ", its header " + named
+              + " cluster (its certificate is for " + certificate.map(c -> c.getSubjectX500Principal().getName())
+                  .orElse("nobody") + ", its header names " + named
               + "); members share nacre.cluster.secret and list each other in nacre.members"), new Metadata());
           return new ServerCall.Listener<>() {};
         }
@@ -116,17 +137,42 @@ public final class PeerAuth {
     };
   }
 
-  /** The member a verified peer certificate was issued for; empty without TLS or a certificate. */
-  private static Optional<String> certifiedMember(SSLSession session) {
+  /** A verified certificate of the caller; empty without TLS or a certificate. */
+  private static Optional<X509Certificate> peerCertificate(SSLSession session) {
     if (session == null) {
       return Optional.empty();
     }
     try {
       Certificate[] chain = session.getPeerCertificates();
-      return chain.length > 0 && chain[0] instanceof X509Certificate leaf
-          ? SecretDerivedTls.memberIdOf(leaf) : Optional.empty();
+      return chain.length > 0 && chain[0] instanceof X509Certificate leaf ? Optional.of(leaf) : Optional.empty();
     } catch (SSLPeerUnverifiedException e) {
       return Optional.empty();
+    }
+  }
+
+  /**
+   * Whether {@code certificate} was issued for {@code member}: a derived one names the member
+   * address itself; an operator's names the member address or its host (common name or a
+   * subject alternative name), as certificates for hosts do.
+   */
+  private boolean names(X509Certificate certificate, String member) {
+    Optional<String> commonName = SecretDerivedTls.memberIdOf(certificate);
+    if (commonName.filter(member::equals).isPresent()) {
+      return true;
+    }
+    if (!operatorCertificates) {
+      return false;
+    }
+    String host = HostAndPort.fromString(member).getHost();
+    if (commonName.filter(host::equalsIgnoreCase).isPresent()) {
+      return true;
+    }
+    try {
+      Collection<List<?>> alternatives = certificate.getSubjectAlternativeNames();
+      return alternatives != null && alternatives.stream()
+          .anyMatch(name -> name.size() == 2 && host.equalsIgnoreCase(String.valueOf(name.get(1))));
+    } catch (CertificateParsingException e) {
+      return false;
     }
   }
 }

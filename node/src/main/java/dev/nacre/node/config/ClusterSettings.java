@@ -1,7 +1,9 @@
 package dev.nacre.node.config;
 
 import dev.nacre.consensus.distro.DistroConfig;
+import dev.nacre.consensus.tls.TlsFiles;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * How members find and trust each other and replicate ephemeral data.
@@ -13,9 +15,11 @@ import java.time.Duration;
  *     loads the ephemeral registry; when none answers by then it starts empty, alone (10 s)
  * @param peerMaxCalls calls the peer port runs at once; one more is refused with RESOURCE_EXHAUSTED
  *     (and retried by its sender), so a flood cannot grow the handler pool without bound
+ * @param tlsFiles an operator's certificates for both member ports (Raft and peer) instead of the
+ *     ones derived from the secret ({@code nacre.tls.cert}, {@code .key}, {@code .ca})
  */
 public record ClusterSettings(String secret, Duration pingPeriod, int failedPingsToDown, DistroConfig distro,
-    Duration peerWaitAtStart, int peerMaxCalls) {
+    Duration peerWaitAtStart, int peerMaxCalls, Optional<TlsFiles> tlsFiles) {
   /** Pings, Distro batches and forwards of a 3-5 member cluster stay far below this. */
   public static final int DEFAULT_PEER_MAX_CALLS = 256;
   /** Nacos has no such wait; 10 s covers peers started by the same command on a busy machine. */
@@ -26,6 +30,7 @@ public record ClusterSettings(String secret, Duration pingPeriod, int failedPing
     // Never log the secret.
     return "ClusterSettings[secret=" + (secret.isEmpty() ? "<none>" : "<set>") + ", pingPeriod=" + pingPeriod
         + ", failedPingsToDown=" + failedPingsToDown + ", peerWaitAtStart=" + peerWaitAtStart
-        + ", peerMaxCalls=" + peerMaxCalls        + ", distro=" + distro + "]";
+        + ", peerMaxCalls=" + peerMaxCalls + ", distro=" + distro
+        + tlsFiles.map(f -> ", tlsFiles=" + f).orElse("") + "]";
   }
 }

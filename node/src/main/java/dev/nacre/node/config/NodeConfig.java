@@ -2,6 +2,7 @@ package dev.nacre.node.config;
 
 import dev.nacre.consensus.distro.DistroConfig;
 import dev.nacre.consensus.raft.RaftConfig;
+import dev.nacre.consensus.tls.TlsFiles;
 import dev.nacre.naming.NamingConfig;
 import dev.nacre.naming.push.PushConfig;
 import dev.nacre.node.http.HttpLimits;
@@ -9,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 
@@ -75,6 +77,9 @@ public record NodeConfig(
   public static final String METADATA_MAX = "nacre.naming.metadata.max-bytes";
   public static final String OVERRIDE_RETENTION = "nacre.naming.override-retention-ms";
   public static final String SECRET = "nacre.cluster.secret";
+  public static final String TLS_CERT = "nacre.tls.cert";
+  public static final String TLS_KEY = "nacre.tls.key";
+  public static final String TLS_CA = "nacre.tls.ca";
   public static final String PING_PERIOD = "nacre.cluster.ping-ms";
   public static final String PINGS_TO_DOWN = "nacre.cluster.failed-pings-to-down";
   /** How long a starting member looks for a live peer to load ephemeral data from (default 10000). */
@@ -133,6 +138,25 @@ public record NodeConfig(
     return port + 1000;
   }
 
+  /** All three certificate settings, or none (the secret-derived certificates). */
+  private static Optional<TlsFiles> tlsFiles(Settings s) {
+    String cert = s.string(TLS_CERT, "");
+    String key = s.string(TLS_KEY, "");
+    String ca = s.string(TLS_CA, "");
+    if (cert.isEmpty() && key.isEmpty() && ca.isEmpty()) {
+      return Optional.empty();
+    }
+    if (cert.isEmpty() || key.isEmpty() || ca.isEmpty()) {
+      throw new IllegalArgumentException(TLS_CERT + ", " + TLS_KEY + " and " + TLS_CA
+          + " go together: set all three (PEM files) or none (certificates derived from " + SECRET + ")");
+    }
+    try {
+      return Optional.of(new TlsFiles(Path.of(cert), Path.of(key), Path.of(ca)));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(TLS_CERT + "/" + TLS_KEY + "/" + TLS_CA + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Reads and validates settings; throws {@link IllegalArgumentException} naming the bad key. */
   public static NodeConfig from(Properties properties) {
     Settings s = new Settings(properties);
@@ -172,7 +196,8 @@ public record NodeConfig(
         s.integer(PINGS_TO_DOWN, 3, 1, 100),
         distro,
         millis(s, PEER_WAIT_AT_START, ClusterSettings.DEFAULT_PEER_WAIT_AT_START),
-        s.integer(PEER_MAX_CALLS, ClusterSettings.DEFAULT_PEER_MAX_CALLS, 1, 1 << 16));
+        s.integer(PEER_MAX_CALLS, ClusterSettings.DEFAULT_PEER_MAX_CALLS, 1, 1 << 16),
+        tlsFiles(s));
     ClientSettings clientDefaults = ClientSettings.defaults();
     ClientSettings client = new ClientSettings(
         millis(s, CLIENT_IDLE, clientDefaults.idleBeforeDetection()),

@@ -3,10 +3,13 @@ package dev.nacre.node.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 @Timeout(10)
 class NodeConfigTest {
@@ -57,6 +60,20 @@ class NodeConfigTest {
     assertThatThrownBy(() -> NodeConfig.from(props(NodeConfig.PORT, "eighty"))).hasMessageContaining(NodeConfig.PORT);
     assertThatThrownBy(() -> NodeConfig.from(props(NodeConfig.PORT, "70000"))).hasMessageContaining(NodeConfig.PORT);
     assertThatThrownBy(() -> NodeConfig.from(props(NodeConfig.MEMBERS, "127.0.0.1:8848,nohostport"))).hasMessageContaining("host:port");
+  }
+
+  @Test
+  void certificateFilesComeAllThreeAndReadable(@TempDir Path dir) throws Exception {
+    Path pem = Files.writeString(dir.resolve("x.pem"), "not checked here");
+    assertThatThrownBy(() -> NodeConfig.from(props(NodeConfig.TLS_CERT, pem.toString())))
+        .hasMessageContaining(NodeConfig.TLS_KEY).hasMessageContaining("all three");
+    assertThatThrownBy(() -> NodeConfig.from(props(NodeConfig.TLS_CERT, pem.toString(), NodeConfig.TLS_KEY,
+        pem.toString(), NodeConfig.TLS_CA, dir.resolve("missing.pem").toString())))
+        .hasMessageContaining(NodeConfig.TLS_CA).hasMessageContaining("missing.pem");
+    NodeConfig c = NodeConfig.from(props(NodeConfig.TLS_CERT, pem.toString(), NodeConfig.TLS_KEY, pem.toString(),
+        NodeConfig.TLS_CA, pem.toString()));
+    assertThat(c.cluster().tlsFiles()).isPresent();
+    assertThat(NodeConfig.from(props()).cluster().tlsFiles()).isEmpty();
   }
 
   @Test

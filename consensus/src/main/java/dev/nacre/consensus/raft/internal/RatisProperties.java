@@ -1,7 +1,6 @@
 package dev.nacre.consensus.raft.internal;
 
 import dev.nacre.consensus.raft.RaftConfig;
-import dev.nacre.consensus.tls.SecretDerivedTls;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.RaftConfigKeys;
@@ -10,6 +9,7 @@ import org.apache.ratis.client.retry.RequestTypeDependentRetryPolicy;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.proto.RaftProtos.RaftClientRequestProto.TypeCase;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.retry.RetryPolicy;
@@ -57,13 +57,13 @@ public final class RatisProperties {
   /**
    * Ratis parameters (objects, not keys) for both the server and the client of this member: with a
    * cluster secret, mutual TLS from {@code tls} on every channel (server, client and admin share
-   * the one Raft port); without, none.
+   * the one Raft port); without ({@code null}), none.
    */
-  public static Parameters parameters(SecretDerivedTls tls) {
+  public static Parameters parameters(GrpcTlsConfig tls) {
     Parameters p = new Parameters();
     if (tls != null) {
       // Sets the default that Ratis' server, client and admin TLS settings all fall back to.
-      GrpcConfigKeys.TLS.setConf(p, tls.grpcTlsConfig());
+      GrpcConfigKeys.TLS.setConf(p, tls);
     }
     return p;
   }
