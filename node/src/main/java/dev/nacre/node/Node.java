@@ -17,16 +17,17 @@ import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.node.api.CommitWaits;
 import dev.nacre.node.api.MemberView;
 import dev.nacre.node.api.NodeCounts;
-import dev.nacre.node.metrics.NodeMetrics;
 import dev.nacre.node.api.Readiness;
 import dev.nacre.node.api.WriteRouting;
 import dev.nacre.node.client.ClientConnections;
 import dev.nacre.node.client.ClientGrpcServer;
 import dev.nacre.node.cluster.ClusterServices;
 import dev.nacre.node.cluster.MemberState;
+import dev.nacre.node.config.MemberAddress;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.http.HttpServer;
 import dev.nacre.node.http.Router;
+import dev.nacre.node.metrics.NodeMetrics;
 import dev.nacre.node.udp.UdpSubscriptions;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -226,9 +227,7 @@ public final class Node implements AutoCloseable {
   private RaftConfig raftConfig() {
     Map<String, String> peers = new LinkedHashMap<>();
     for (String member : config.members()) {
-      int colon = member.lastIndexOf(':');
-      int port = Integer.parseInt(member.substring(colon + 1));
-      peers.put(peerId(member), member.substring(0, colon) + ":" + (port - 1000));
+      peers.put(peerId(member), MemberAddress.parse(member).raftAddress());
     }
     RaftConfig.Builder builder = RaftConfig.builder();
     if (config.clustered()) {
@@ -263,12 +262,11 @@ public final class Node implements AutoCloseable {
           config.raftPort(), status.applyStalledMillis()));
     }
     return cluster.members().members().stream().map(m -> {
-      int colon = m.address().lastIndexOf(':');
-      int port = Integer.parseInt(m.address().substring(colon + 1));
+      MemberAddress address = MemberAddress.parse(m.address());
       boolean self = m.address().equals(config.address());
       String role = self ? status.role() : m.state() == MemberState.DOWN ? "UNKNOWN" : m.raftRole();
-      return new MemberView(m.address().substring(0, colon), port, m.state().name(), role, leader,
-          self ? status.term() : m.raftTerm(), port - 1000,
+      return new MemberView(address.host(), address.port(), m.state().name(), role, leader,
+          self ? status.term() : m.raftTerm(), address.raftPort(),
           self ? status.applyStalledMillis() : m.state() == MemberState.UP ? m.raftApplyStalledMs() : -1);
     }).toList();
   }

@@ -3,6 +3,7 @@ package dev.nacre.node.client;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nacre.node.OpenConnections;
 import dev.nacre.node.config.ClientSettings;
+import dev.nacre.node.config.MemberAddress;
 import dev.nacre.proto.nacos.Payload;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -173,9 +174,9 @@ public final class ClientConnections {
     }
     ObjectNode body = codec.object();
     target.ifPresent(t -> {
-      int colon = t.lastIndexOf(':');
-      body.put("serverIp", t.substring(0, colon));
-      body.put("serverPort", t.substring(colon + 1));
+      MemberAddress member = MemberAddress.parse(t);
+      body.put("serverIp", member.host());
+      body.put("serverPort", String.valueOf(member.port()));
     });
     body.put("connectionId", id);
     return c.request("ConnectResetRequest", body, settings.detectionTimeout(), timer).thenApply(r -> null);

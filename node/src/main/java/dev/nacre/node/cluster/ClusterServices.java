@@ -112,7 +112,7 @@ public final class ClusterServices implements AutoCloseable {
    */
   public void start(Router router, ReplicatedLog raft, UnaryOperator<String> raftPeerIdOf,
       ScheduledExecutorService scheduler, Readiness readiness) {
-    InetSocketAddress peerAddress = new InetSocketAddress(config.bind(), config.port() + 1001);
+    InetSocketAddress peerAddress = new InetSocketAddress(config.bind(), config.self().peerPort());
     server = PeerServer.start(config.address(), peerAddress, new PeerService(() -> pingStatus(raft.status()), replicator(), router), auth,
         linkFilter.map(f -> new LinkFilterInterceptor(config.address(), f)), config.cluster().peerMaxCalls());
     pinger = new Pinger(members, channels, config.cluster().pingPeriod(), pingTimeout(), scheduler);

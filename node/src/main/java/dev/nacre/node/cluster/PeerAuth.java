@@ -1,8 +1,8 @@
 package dev.nacre.node.cluster;
 
-import com.google.common.net.HostAndPort;
 import dev.nacre.consensus.tls.SecretDerivedTls;
 import dev.nacre.consensus.tls.TlsFiles;
+import dev.nacre.node.config.MemberAddress;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
@@ -76,7 +76,7 @@ public final class PeerAuth {
             .trustManager(authorities).clientAuth(ClientAuth.REQUIRE).build();
         this.clientTls = GrpcSslContexts.forClient().keyManager(chain, key).trustManager(authorities).build();
       } else {
-        SecretDerivedTls tls = SecretDerivedTls.issue(secret, self, HostAndPort.fromString(self).getHost());
+        SecretDerivedTls tls = SecretDerivedTls.issue(secret, self, MemberAddress.parse(self).host());
         this.serverTls = GrpcSslContexts.configure(SslContextBuilder.forServer(tls.memberKey(), tls.memberCertificate()))
             .trustManager(tls.authority()).clientAuth(ClientAuth.REQUIRE).build();
         this.clientTls = GrpcSslContexts.forClient()
@@ -163,7 +163,7 @@ public final class PeerAuth {
     if (!operatorCertificates) {
       return false;
     }
-    String host = HostAndPort.fromString(member).getHost();
+    String host = MemberAddress.parse(member).host();
     if (commonName.filter(host::equalsIgnoreCase).isPresent()) {
       return true;
     }

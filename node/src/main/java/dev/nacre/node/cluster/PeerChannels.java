@@ -1,5 +1,6 @@
 package dev.nacre.node.cluster;
 
+import dev.nacre.node.config.MemberAddress;
 import dev.nacre.proto.peer.PeerGrpc;
 import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
@@ -79,10 +80,8 @@ public final class PeerChannels implements AutoCloseable {
   }
 
   private ManagedChannel open(String member) {
-    int colon = member.lastIndexOf(':');
-    String host = member.substring(0, colon);
-    int port = Integer.parseInt(member.substring(colon + 1)) + 1001;
-    return NettyChannelBuilder.forAddress(host, port)
+    MemberAddress address = MemberAddress.parse(member);
+    return NettyChannelBuilder.forAddress(address.host(), address.peerPort())
         .sslContext(auth.clientTls())
         .intercept(auth.client())
         .maxInboundMessageSize(64 * 1024 * 1024)

@@ -129,13 +129,18 @@ public record NodeConfig(
     return selfAddress(host, port);
   }
 
+  /** This node as a member: its host, main port and the ports derived from it. */
+  public MemberAddress self() {
+    return new MemberAddress(host, port);
+  }
+
   public int raftPort() {
-    return port - 1000;
+    return self().raftPort();
   }
 
   /** Port of the Nacos 2.x client gRPC protocol: P+1000, as every Nacos client derives it. */
   public int clientGrpcPort() {
-    return port + 1000;
+    return self().clientGrpcPort();
   }
 
   /** All three certificate settings, or none (the secret-derived certificates). */
@@ -259,14 +264,10 @@ public record NodeConfig(
       if (raw.isBlank()) {
         continue;
       }
-      int colon = raw.lastIndexOf(':');
-      if (colon <= 0) {
-        throw new IllegalArgumentException(MEMBERS + ": '" + raw + "' is not host:port");
-      }
       try {
-        Integer.parseInt(raw.substring(colon + 1));
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(MEMBERS + ": '" + raw + "' has no numeric port");
+        MemberAddress.parse(raw);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(MEMBERS + ": " + e.getMessage(), e);
       }
       out.add(raw);
     }
