@@ -81,7 +81,7 @@ class PeerAuthenticationTest {
       PeerAuth stranger = new PeerAuth("not-the-cluster-secret-at-all", members, c.address(1));
       assertThat(forward(peerPort, Optional.of(stranger.clientTls()), stranger.client()))
           .as("a certificate of another secret").isEqualTo(Status.Code.UNAVAILABLE);
-      PeerAuth notListed = new PeerAuth(secret, Set.of(c.address(0), "127.0.0.1:1"), "127.0.0.1:1");
+      PeerAuth notListed = new PeerAuth(secret, Set.of(c.address(0), "127.0.0.1:1001"), "127.0.0.1:1001");
       assertThat(forward(peerPort, Optional.of(notListed.clientTls()), notListed.client()))
           .as("the secret, but not a member").isEqualTo(Status.Code.UNAUTHENTICATED);
       PeerAuth otherMember = new PeerAuth(secret, members, c.address(0));

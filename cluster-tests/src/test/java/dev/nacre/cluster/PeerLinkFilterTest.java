@@ -41,7 +41,7 @@ class PeerLinkFilterTest {
       int peerPort = c.node(0).config().port() + 1001;
       String secret = c.config(0).cluster().secret();
       PeerAuth member = new PeerAuth(secret, Set.of(c.address(0), c.address(1)), c.address(1));
-      PeerAuth notListed = new PeerAuth(secret, Set.of(c.address(0), "127.0.0.1:1"), "127.0.0.1:1");
+      PeerAuth notListed = new PeerAuth(secret, Set.of(c.address(0), "127.0.0.1:1001"), "127.0.0.1:1001");
       c.faults().cutOneWay(c.address(1), c.address(0));
 
       Status cut = ping(peerPort, c.address(1), member);

@@ -3,13 +3,10 @@ package dev.nacre.node;
 import dev.nacre.consensus.raft.RaftConfig;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.RatisReplicatedLog;
+import dev.nacre.naming.Naming;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.ephemeral.EphemeralStore;
-import dev.nacre.naming.health.HeartbeatChecker;
-import dev.nacre.naming.health.PersistentHealthProber;
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.naming.operations.RegistryOperations;
-import dev.nacre.naming.override.OverrideCleaner;
 import dev.nacre.naming.persistent.NamingStateMachine;
 import dev.nacre.naming.push.PushService;
 import dev.nacre.naming.push.Subscriptions;
@@ -36,6 +33,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Predicate;
@@ -92,9 +90,10 @@ public final class Node implements AutoCloseable {
     log.info("[{}] starting with {}", config.address(), config);
     readiness = new Readiness(config.clustered());
     Clock clock = Clock.systemUTC();
-    RegistryIndex index = new RegistryIndex();
-    NamingStateMachine stateMachine = NamingStateMachine.open(config.dataDir().resolve("naming"), index);
-    resources.push(stateMachine);
+    Naming registry = Naming.open(config.address(), config.naming(), config.push(),
+        config.dataDir().resolve("naming"), clock);
+    resources.push(registry);
+    NamingStateMachine stateMachine = registry.stateMachine();
     // The Raft member starts on its own thread while the rest is built (see StartingReplicatedLog).
     CompletableFuture<RatisReplicatedLog> raftStart = new CompletableFuture<>();
     Thread raftStarter = new Thread(() -> {
@@ -109,12 +108,14 @@ public final class Node implements AutoCloseable {
     raft = new StartingReplicatedLog(peerId(config.address()), raftStart);
     resources.push(raft);
 
-    EphemeralStore ephemeral = new EphemeralStore(config.address(), clock, index);
-    naming = new RegistryOperations(config.naming(), clock, raft, index, ephemeral);
+    registry.attach(raft);
+    naming = registry.operations();
+    push = registry.push();
+    EphemeralStore ephemeral = registry.ephemeral();
+    RegistryIndex index = registry.index();
     ScheduledExecutorService scheduler = new StallableScheduler(2, config.address(), hooks.timerStall());
     resources.push(scheduler::shutdownNow);
 
-    startPush(clock, index);
     WriteRouting routing = WriteRouting.local();
     Predicate<ServiceKey> probesHere = service -> true;
     if (config.clustered()) {
@@ -155,14 +156,8 @@ public final class Node implements AutoCloseable {
       cluster.start(router, raft, Node::peerId, scheduler, readiness);
     }
     resources.push(new ApplyStallLog(config.address(), raft::status).start(scheduler));
-    resources.push(new HeartbeatChecker(ephemeral, config.naming(), clock).start(scheduler));
-    resources.push(new OverrideCleaner(index, raft, config.naming().overrideRetention(), clock)
-        .start(scheduler, config.naming().heartbeatScanPeriod()));
-    PersistentHealthProber prober = cluster == null
-        ? new PersistentHealthProber(index, config.naming(), probesHere)
-        : new PersistentHealthProber(index, config.naming(), probesHere, cluster.probeResults());
-    resources.push(prober);
-    resources.push(prober.start(scheduler));
+    resources.push(registry.startChecks(scheduler, probesHere,
+        cluster == null ? Optional.empty() : Optional.of(cluster.probeResults())));
 
     RatisReplicatedLog running = raft.awaitStarted();
     log.info("[{}] Raft member running", config.address());
@@ -170,7 +165,7 @@ public final class Node implements AutoCloseable {
     // Last to start, first to stop: clients are told to move before anything else goes away.
     clientGrpc = ClientGrpcServer.start(config.address(),
         new InetSocketAddress(config.bind(), config.clientGrpcPort()), config.client(), naming,
-        java.util.Optional.of(push), config.push().ackTimeout(), clock, scheduler,
+        Optional.of(push), config.push().ackTimeout(), clock, scheduler,
         new ClientGateInterceptor(config.address(), hooks.clientGateOrOpen()), metrics.clientRequests());
     resources.push(clientGrpc);
     readiness.serving();
@@ -199,15 +194,6 @@ public final class Node implements AutoCloseable {
     };
   }
 
-  /** Pushes every change of the index to the subscribers of this node's clients. */
-  private void startPush(Clock clock, RegistryIndex index) {
-    push = new PushService(config.address(), config.push(), clock,
-        (service, clusters) -> naming.listInstances(service, clusters, false, false));
-    resources.push(push);
-    index.addListener(push);
-    resources.push(() -> index.removeListener(push));
-  }
-
   /**
    * A standalone node elects itself; waiting for that keeps its first CP write from failing. A
    * cluster member does not wait: its peers may start later, and until a quorum forms it serves
@@ -220,8 +206,8 @@ public final class Node implements AutoCloseable {
   }
 
   /** The cluster services of a member; empty for a standalone node. */
-  public java.util.Optional<ClusterServices> cluster() {
-    return java.util.Optional.ofNullable(cluster);
+  public Optional<ClusterServices> cluster() {
+    return Optional.ofNullable(cluster);
   }
 
   private RaftConfig raftConfig() {

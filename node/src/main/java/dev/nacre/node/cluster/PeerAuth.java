@@ -67,6 +67,7 @@ public final class PeerAuth {
     this.self = self;
     this.members = Set.copyOf(members);
     this.operatorCertificates = files.isPresent();
+    String host = MemberAddress.parse(self).host();
     try {
       if (files.isPresent()) {
         File chain = files.get().certificateChain().toFile();
@@ -76,7 +77,7 @@ public final class PeerAuth {
             .trustManager(authorities).clientAuth(ClientAuth.REQUIRE).build();
         this.clientTls = GrpcSslContexts.forClient().keyManager(chain, key).trustManager(authorities).build();
       } else {
-        SecretDerivedTls tls = SecretDerivedTls.issue(secret, self, MemberAddress.parse(self).host());
+        SecretDerivedTls tls = SecretDerivedTls.issue(secret, self, host);
         this.serverTls = GrpcSslContexts.configure(SslContextBuilder.forServer(tls.memberKey(), tls.memberCertificate()))
             .trustManager(tls.authority()).clientAuth(ClientAuth.REQUIRE).build();
         this.clientTls = GrpcSslContexts.forClient()

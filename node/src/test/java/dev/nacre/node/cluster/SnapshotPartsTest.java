@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  */
 class SnapshotPartsTest {
   private static final String SECRET = "0123456789abcdef0123456789abcdef";
-  private static final String SELF = "127.0.0.1:1";
+  private static final String SELF = "127.0.0.1:1001";
 
   private final List<AutoCloseable> open = new ArrayList<>();
   private final AtomicInteger partsSent = new AtomicInteger();
