@@ -12,9 +12,13 @@ import dev.nacre.node.http.Router;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 
-/** {@code /nacos/v1/ns/service}: create, delete, update, detail, list. */
+/**
+ * {@code /nacos/v1/ns/service}: create, delete, update, detail, list; and the console's
+ * {@code /nacos/v1/ns/catalog/instances}: every instance of a service, offline ones included.
+ */
 public final class ServiceApi {
   static final String BASE = "/nacos/v1/ns/service";
   static final int MAX_PAGE_SIZE = 10_000;
@@ -35,7 +39,8 @@ public final class ServiceApi {
         .add("DELETE", BASE, this::delete)
         .add("PUT", BASE, this::update)
         .add("GET", BASE, this::detail)
-        .add("GET", BASE + "/list", this::list);
+        .add("GET", BASE + "/list", this::list)
+        .add("GET", "/nacos/v1/ns/catalog/instances", this::catalogInstances);
   }
 
   private ApiResponse create(ApiRequest r) {
@@ -84,15 +89,45 @@ public final class ServiceApi {
     return json.response(m);
   }
 
-  private ApiResponse list(ApiRequest r) {
+  /**
+   * Nacos' console list: unlike {@code /instance/list}, instances taken offline (enabled=false)
+   * are in it, so an operator can see them and bring them back. Optionally one cluster; paged.
+   */
+  private ApiResponse catalogInstances(ApiRequest r) {
+    ServiceKey key = reader.service(r);
+    naming.getService(key); // a missing service is an error, not an empty page
+    int pageNo = pageNo(r);
+    int pageSize = pageSize(r);
+    Optional<String> cluster = r.param("clusterName").filter(c -> !c.isEmpty());
+    List<Instance> all = naming.allInstances(key).stream()
+        .filter(i -> cluster.map(i.key().cluster()::equals).orElse(true))
+        .toList();
+    int from = (int) Math.min(all.size(), (long) (pageNo - 1) * pageSize);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("count", all.size());
+    m.put("list", all.subList(from, Math.min(all.size(), from + pageSize)).stream().map(Views::host).toList());
+    return json.response(m);
+  }
+
+  private static int pageNo(ApiRequest r) {
     int pageNo = r.intParam("pageNo").orElse(1);
-    int pageSize = r.intParam("pageSize").orElse(10);
     if (pageNo < 1) {
       throw HttpError.badRequest("Param 'pageNo' must be 1 or more, got " + pageNo + ".");
     }
+    return pageNo;
+  }
+
+  private static int pageSize(ApiRequest r) {
+    int pageSize = r.intParam("pageSize").orElse(10);
     if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
       throw HttpError.badRequest("Param 'pageSize' must be within 1.." + MAX_PAGE_SIZE + ", got " + pageSize + ".");
     }
+    return pageSize;
+  }
+
+  private ApiResponse list(ApiRequest r) {
+    int pageNo = pageNo(r);
+    int pageSize = pageSize(r);
     ServicePage page = naming.listServices(
         r.param("namespaceId", ServiceKey.DEFAULT_NAMESPACE),
         r.param("groupName", ServiceKey.DEFAULT_GROUP),

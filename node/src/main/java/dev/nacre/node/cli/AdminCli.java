@@ -1,0 +1,241 @@
+package dev.nacre.node.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code scripts/nacre}: looks at and changes a running cluster through any node's HTTP Open API,
+ * as an operator would with curl, with readable tables by default and the node's JSON with
+ * {@code --json}.
+ */
+@Command(name = "nacre", mixinStandardHelpOptions = true, version = "Nacre admin 0.1.0",
+    description = "Looks at and changes a running Nacre cluster through any of its nodes.",
+    subcommands = {AdminCli.Status.class, AdminCli.Services.class, AdminCli.Instances.class,
+        AdminCli.Offline.class, AdminCli.Online.class, AdminCli.LogLevel.class})
+public final class AdminCli {
+  private static final String NS = "/nacos/v1/ns";
+  /** Services fetched per page; a namespace holds at most 100,000 (nacre.naming.max-services-per-namespace). */
+  private static final int PAGE = 1000;
+
+  @Option(names = "--server", defaultValue = "127.0.0.1:8848", scope = ScopeType.INHERIT,
+      description = "host:port (main port) of any node. Default ${DEFAULT-VALUE}.")
+  String server;
+
+  @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print the node's JSON instead of a table.")
+  boolean json;
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  /** The command with Nacre's error handling: a failed call prints its message, no stack trace. */
+  public static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new AdminCli());
+    cli.setExecutionExceptionHandler((e, line, parsed) -> {
+      if (e instanceof AdminHttp.Failure f) {
+        line.getErr().println("nacre: " + f.getMessage());
+        line.getErr().flush();
+        return f.exitCode;
+      }
+      throw e;
+    });
+    return cli;
+  }
+
+  /** What every subcommand shares: the parent's options, its output, the namespace and group. */
+  abstract static class Sub implements Callable<Integer> {
+    @ParentCommand AdminCli parent;
+    @Spec CommandSpec spec;
+
+    AdminHttp http() {
+      return new AdminHttp(parent.server);
+    }
+
+    PrintWriter out() {
+      return spec.commandLine().getOut();
+    }
+
+    /** Prints the node's JSON as it came, or {@code table}. */
+    int show(JsonNode body, Table table) {
+      if (parent.json) {
+        out().println(body.toPrettyString());
+        out().flush();
+      } else {
+        table.print(out());
+      }
+      return 0;
+    }
+  }
+
+  abstract static class InService extends Sub {
+    @Option(names = "--namespace", defaultValue = "", description = "Namespace id. Default: public.")
+    String namespace;
+
+    @Option(names = "--group", defaultValue = "", description = "Group. Default: DEFAULT_GROUP.")
+    String group;
+
+    Map<String, String> scope() {
+      Map<String, String> params = new LinkedHashMap<>();
+      params.put("namespaceId", namespace);
+      params.put("groupName", group);
+      return params;
+    }
+  }
+
+  @Command(name = "status", description = "Every member: state, Raft role, term, leader, apply stall.")
+  static final class Status extends Sub {
+    @Override
+    public Integer call() {
+      JsonNode body = http().json("GET", "/nacos/v1/core/cluster/nodes", Map.of());
+      Table table = new Table("MEMBER", "STATE", "RAFT-ROLE", "TERM", "LEADER", "APPLY-STALLED-MS");
+      for (JsonNode m : body.path("data")) {
+        JsonNode raft = m.path("extendInfo").path("raftMetaData");
+        table.row(m.path("address").asText(), m.path("state").asText(), raft.path("role").asText(),
+            raft.path("term").asLong(), raft.path("leader").asText(), raft.path("applyStalledMs").asLong());
+      }
+      return show(body, table);
+    }
+  }
+
+  @Command(name = "services", description = "The services of a namespace and group.")
+  static final class Services extends InService {
+    @Override
+    public Integer call() {
+      Table table = new Table("SERVICE");
+      ArrayNode all = JsonNodeFactory.instance.arrayNode();
+      long count = Long.MAX_VALUE;
+      for (int page = 1; (long) (page - 1) * PAGE < count; page++) {
+        Map<String, String> params = scope();
+        params.put("pageNo", String.valueOf(page));
+        params.put("pageSize", String.valueOf(PAGE));
+        JsonNode body = http().json("GET", NS + "/service/list", params);
+        count = body.path("count").asLong();
+        body.path("doms").forEach(d -> {
+          all.add(d);
+          table.row(d.asText());
+        });
+        if (body.path("doms").isEmpty()) {
+          break;
+        }
+      }
+      return show(all, table);
+    }
+  }
+
+  @Command(name = "instances", description = "Every instance of a service: healthy or not, online or offline.")
+  static final class Instances extends InService {
+    @Parameters(paramLabel = "SERVICE")
+    String service;
+
+    @Override
+    public Integer call() {
+      ArrayNode all = instances(this, service);
+      Table table = new Table("ADDRESS", "CLUSTER", "HEALTHY", "ENABLED", "WEIGHT", "KIND", "METADATA");
+      for (JsonNode h : all) {
+        table.row(h.path("ip").asText() + ":" + h.path("port").asInt(), h.path("clusterName").asText(),
+            h.path("healthy").asBoolean(), h.path("enabled").asBoolean(), h.path("weight").asDouble(),
+            h.path("ephemeral").asBoolean() ? "ephemeral" : "persistent", h.path("metadata"));
+      }
+      return show(all, table);
+    }
+  }
+
+  /** Every instance, offline ones included (the console's catalog; {@code /instance/list} leaves them out). */
+  private static ArrayNode instances(InService command, String service) {
+    ArrayNode all = JsonNodeFactory.instance.arrayNode();
+    long count = Long.MAX_VALUE;
+    for (int page = 1; (long) (page - 1) * PAGE < count; page++) {
+      Map<String, String> params = command.scope();
+      params.put("serviceName", service);
+      params.put("pageNo", String.valueOf(page));
+      params.put("pageSize", String.valueOf(PAGE));
+      JsonNode body = command.http().json("GET", NS + "/catalog/instances", params);
+      count = body.path("count").asLong();
+      body.path("list").forEach(all::add);
+      if (body.path("list").isEmpty()) {
+        break;
+      }
+    }
+    return all;
+  }
+
+  /** Takes an instance out of (or back into) query answers without touching its registration. */
+  abstract static class Enabling extends InService {
+    @Parameters(index = "0", paramLabel = "SERVICE")
+    String service;
+
+    @Parameters(index = "1", paramLabel = "IP:PORT")
+    String address;
+
+    int setEnabled(boolean enabled) {
+      JsonNode host = null;
+      for (JsonNode h : instances(this, service)) {
+        if (address.equals(h.path("ip").asText() + ":" + h.path("port").asInt())) {
+          host = h;
+        }
+      }
+      if (host == null) {
+        throw new AdminHttp.Failure("service " + service + " has no instance " + address
+            + " (see: nacre instances " + service + ")", 1);
+      }
+      Map<String, String> params = scope();
+      params.put("serviceName", service);
+      params.put("ip", host.path("ip").asText());
+      params.put("port", host.path("port").asText());
+      params.put("clusterName", host.path("clusterName").asText());
+      params.put("ephemeral", host.path("ephemeral").asText());
+      params.put("enabled", String.valueOf(enabled));
+      String answer = http().call("PATCH", NS + "/instance", params);
+      out().println(parent.json ? answer : address + " of " + service + " is " + (enabled ? "online" : "offline")
+          + " (enabled=" + enabled + ")");
+      out().flush();
+      return 0;
+    }
+  }
+
+  @Command(name = "offline", description = "Stops a service's instance from being returned to queries (enabled=false).")
+  static final class Offline extends Enabling {
+    @Override
+    public Integer call() {
+      return setEnabled(false);
+    }
+  }
+
+  @Command(name = "online", description = "Returns an instance taken offline to queries (enabled=true).")
+  static final class Online extends Enabling {
+    @Override
+    public Integer call() {
+      return setEnabled(true);
+    }
+  }
+
+  @Command(name = "log-level", description = "Sets a logger's level on the node given by --server.")
+  static final class LogLevel extends Sub {
+    @Parameters(index = "0", paramLabel = "LOGGER", description = "A Nacos log name or a class or package of the server.")
+    String logger;
+
+    @Parameters(index = "1", paramLabel = "LEVEL", description = "TRACE, DEBUG, INFO, WARN, ERROR or OFF.")
+    String level;
+
+    @Override
+    public Integer call() {
+      String answer = http().call("PUT", NS + "/operator/log", Map.of("logName", logger, "logLevel", level));
+      out().println(parent.json ? answer : logger + " logs at " + level + " on " + parent.server);
+      out().flush();
+      return 0;
+    }
+  }
+}
