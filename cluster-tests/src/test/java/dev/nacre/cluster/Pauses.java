@@ -1,6 +1,6 @@
 package dev.nacre.cluster;
 
-import dev.nacre.node.TimerStall;
+import dev.nacre.node.hooks.TimerStall;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,7 +1,7 @@
 package dev.nacre.cluster;
 
 import dev.nacre.consensus.raft.RatisReplicatedLog;
-import dev.nacre.node.cluster.LinkFilter;
+import dev.nacre.node.hooks.LinkFilter;
 import java.lang.reflect.Field;
 import java.util.List;
 import java.util.Map;

@@ -3,6 +3,8 @@ package dev.nacre.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.nacre.node.hooks.ClientGate;
+import dev.nacre.node.hooks.ClientGateInterceptor;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;

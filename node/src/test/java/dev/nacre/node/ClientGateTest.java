@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.nacre.node.config.NodeConfig;
+import dev.nacre.node.hooks.ClientGate;
+import dev.nacre.node.hooks.NodeHooks;
 import dev.nacre.node.testkit.FreePorts;
 import dev.nacre.node.testkit.Http;
 import java.io.IOException;

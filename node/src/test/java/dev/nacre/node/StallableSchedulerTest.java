@@ -2,6 +2,8 @@ package dev.nacre.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nacre.node.hooks.StallableScheduler;
+import dev.nacre.node.hooks.TimerStall;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

@@ -10,6 +10,8 @@ import dev.nacre.naming.health.ProbeResultSink;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.node.api.Readiness;
 import dev.nacre.node.config.NodeConfig;
+import dev.nacre.node.hooks.LinkFilter;
+import dev.nacre.node.hooks.LinkFilterInterceptor;
 import dev.nacre.node.http.Router;
 import dev.nacre.proto.peer.PingResponse;
 import java.net.InetSocketAddress;
@@ -114,7 +116,7 @@ public final class ClusterServices implements AutoCloseable {
       ScheduledExecutorService scheduler, Readiness readiness) {
     InetSocketAddress peerAddress = new InetSocketAddress(config.bind(), config.self().peerPort());
     server = PeerServer.start(config.address(), peerAddress, new PeerService(() -> pingStatus(raft.status()), replicator(), router), auth,
-        linkFilter.map(f -> new LinkFilterInterceptor(config.address(), f)), config.cluster().peerMaxCalls());
+        linkFilter.map(f -> new LinkFilterInterceptor(config.address(), f, PeerAuth::sender)), config.cluster().peerMaxCalls());
     pinger = new Pinger(members, channels, config.cluster().pingPeriod(), pingTimeout(), scheduler);
     Duration peerWait = config.cluster().peerWaitAtStart();
     boolean peerFound = pinger.awaitAnyPeer(peerWait);

@@ -90,6 +90,11 @@ public final class PeerAuth {
     }
   }
 
+  /** The member a call's header names as its sender (verified once {@link #server()} admitted the call). */
+  public static String sender(Metadata headers) {
+    return headers.get(MEMBER);
+  }
+
   /** TLS of the peer port's server: this member's certificate; callers must present one of this cluster. */
   public SslContext serverTls() {
     return serverTls;

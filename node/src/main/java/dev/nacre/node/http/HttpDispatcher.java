@@ -1,8 +1,8 @@
 package dev.nacre.node.http;
 
 import com.google.common.util.concurrent.RateLimiter;
-import dev.nacre.node.ClientGate;
 import dev.nacre.node.OpenConnections;
+import dev.nacre.node.hooks.ClientGate;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler.Sharable;

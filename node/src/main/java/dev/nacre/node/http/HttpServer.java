@@ -1,6 +1,6 @@
 package dev.nacre.node.http;
 
-import dev.nacre.node.ClientGate;
+import dev.nacre.node.hooks.ClientGate;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;

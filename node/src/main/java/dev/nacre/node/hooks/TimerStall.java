@@ -1,4 +1,4 @@
-package dev.nacre.node;
+package dev.nacre.node.hooks;
 
 import java.time.Duration;
 

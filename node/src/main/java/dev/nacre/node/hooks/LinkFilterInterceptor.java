@@ -1,4 +1,4 @@
-package dev.nacre.node.cluster;
+package dev.nacre.node.hooks;
 
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
@@ -6,27 +6,31 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 
 /**
- * Applies a {@link LinkFilter} to calls arriving on the peer port. Must run after
- * {@link PeerAuth#server()}: the sender is the member id that PeerAuth verified. A dropped call is
+ * Applies a {@link LinkFilter} to calls arriving on the peer port. Must run after the peer port's
+ * authentication: the sender ({@code sender} reads it from a call's headers) is the member id that
+ * it verified. A dropped call is
  * closed with UNAVAILABLE before it reaches the service; a delayed one is held on the gRPC executor
  * thread that delivers it. The answer of an admitted call is not filtered.
  */
-final class LinkFilterInterceptor implements ServerInterceptor {
+public final class LinkFilterInterceptor implements ServerInterceptor {
   static final String CUT = "link cut by fault injection";
 
   private final String self;
   private final LinkFilter filter;
+  private final Function<Metadata, String> sender;
 
-  LinkFilterInterceptor(String self, LinkFilter filter) {
+  public LinkFilterInterceptor(String self, LinkFilter filter, Function<Metadata, String> sender) {
     this.self = self;
     this.filter = filter;
+    this.sender = sender;
   }
 
   @Override
   public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
-    String from = headers.get(PeerAuth.MEMBER);
+    String from = sender.apply(headers);
     LinkFilter.Decision d = filter.decide(from, self);
     if (d.dropped()) {
       call.close(Status.UNAVAILABLE.withDescription(CUT + " (" + from + " -> " + self + ")"), new Metadata());

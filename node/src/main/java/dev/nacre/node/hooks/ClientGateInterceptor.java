@@ -1,4 +1,4 @@
-package dev.nacre.node;
+package dev.nacre.node.hooks;
 
 import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;

@@ -1,4 +1,4 @@
-package dev.nacre.node;
+package dev.nacre.node.hooks;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -10,11 +10,11 @@ import java.util.concurrent.locks.LockSupport;
  * each task first waits while the hook says the node is stalled; without one it is a plain
  * scheduled pool.
  */
-final class StallableScheduler extends ScheduledThreadPoolExecutor {
+public final class StallableScheduler extends ScheduledThreadPoolExecutor {
   private final String node;
   private final Optional<TimerStall> stall;
 
-  StallableScheduler(int threads, String node, Optional<TimerStall> stall) {
+  public StallableScheduler(int threads, String node, Optional<TimerStall> stall) {
     super(threads, r -> {
       Thread t = new Thread(r, node + "-timer");
       t.setDaemon(true);

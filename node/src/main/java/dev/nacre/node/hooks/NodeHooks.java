@@ -1,6 +1,6 @@
-package dev.nacre.node;
+package dev.nacre.node.hooks;
 
-import dev.nacre.node.cluster.LinkFilter;
+import dev.nacre.node.hooks.LinkFilter;
 import java.util.Objects;
 import java.util.Optional;
 
