@@ -23,6 +23,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -37,6 +38,8 @@ final class LocalCluster implements AutoCloseable {
   private static final List<Integer> PORT_OFFSETS = List.of(-1000, 0, 1000, 1001);
   private final Path root;
   private final List<Integer> ports = new ArrayList<>();
+  /** Each node's host: 127.0.0.1 for all, or 127.0.0.(i+1) when nodes need an IP of their own. */
+  private final List<String> hosts = new ArrayList<>();
   private final List<Node> nodes = new ArrayList<>();
   private final Map<String, String> settings;
   private final LinkFaults faults;
@@ -49,8 +52,11 @@ final class LocalCluster implements AutoCloseable {
     org.apache.ratis.util.ExitUtils.disableSystemExit();
   }
 
-  private LocalCluster(Path root, int size, Map<String, String> overrides) {
+  private LocalCluster(Path root, int size, Map<String, String> overrides, boolean distinctHosts) {
     this.root = root;
+    for (int i = 0; i < size; i++) {
+      hosts.add(distinctHosts ? "127.0.0." + (i + 1) : "127.0.0.1");
+    }
     for (int i = 0; i < size; i++) {
       int p;
       do {
@@ -60,7 +66,8 @@ final class LocalCluster implements AutoCloseable {
     }
     Map<String, String> s = new HashMap<>();
     s.put(NodeConfig.BIND, "127.0.0.1");
-    s.put(NodeConfig.MEMBERS, ports.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(",")));
+    s.put(NodeConfig.MEMBERS, IntStream.range(0, size).mapToObj(this::address)
+        .collect(Collectors.joining(",")));
     s.put(NodeConfig.SECRET, "test-secret-" + UUID.randomUUID());
     s.put(NodeConfig.PING_PERIOD, "200");
     s.put(NodeConfig.DISTRO_VERIFY, "1000");
@@ -106,7 +113,20 @@ final class LocalCluster implements AutoCloseable {
 
   /** Starts every node at the same time, as a cluster's processes are launched together. */
   static LocalCluster start(Path root, int size, Map<String, String> overrides) {
-    LocalCluster c = new LocalCluster(root, size, overrides);
+    return start(root, size, overrides, false);
+  }
+
+  /**
+   * As {@link #start}, each node on a loopback IP of its own (127.0.0.1, .2, ...): the official
+   * client tells servers apart by IP alone (a move to a server of the same IP as another goes to
+   * the first of them).
+   */
+  static LocalCluster startOnDistinctHosts(Path root, int size, Map<String, String> overrides) {
+    return start(root, size, overrides, true);
+  }
+
+  private static LocalCluster start(Path root, int size, Map<String, String> overrides, boolean distinctHosts) {
+    LocalCluster c = new LocalCluster(root, size, overrides, distinctHosts);
     try {
       List<Integer> all = new ArrayList<>();
       for (int i = 0; i < size; i++) {
@@ -142,6 +162,7 @@ final class LocalCluster implements AutoCloseable {
     Properties p = new Properties();
     p.putAll(settings);
     p.setProperty(NodeConfig.PORT, String.valueOf(ports.get(i)));
+    p.setProperty(NodeConfig.BIND, hosts.get(i));
     p.setProperty(NodeConfig.DATA_DIR, dataDir(i).toString());
     return NodeConfig.from(p);
   }
@@ -190,7 +211,7 @@ final class LocalCluster implements AutoCloseable {
   }
 
   String address(int i) {
-    return "127.0.0.1:" + ports.get(i);
+    return hosts.get(i) + ":" + ports.get(i);
   }
 
   int indexOf(String address) {
@@ -198,7 +219,7 @@ final class LocalCluster implements AutoCloseable {
   }
 
   Http http(int i) {
-    return new Http("http://127.0.0.1:" + ports.get(i));
+    return new Http("http://" + hosts.get(i) + ":" + ports.get(i));
   }
 
   /** Index of the node that currently leads Raft, or -1. */

@@ -18,6 +18,7 @@ import dev.nacre.node.api.Readiness;
 import dev.nacre.node.api.WriteRouting;
 import dev.nacre.node.client.ClientConnections;
 import dev.nacre.node.client.ClientGrpcServer;
+import dev.nacre.node.client.ClientRebalancer;
 import dev.nacre.node.cluster.ClusterServices;
 import dev.nacre.node.cluster.MemberState;
 import dev.nacre.node.config.MemberAddress;
@@ -156,7 +157,7 @@ public final class Node implements AutoCloseable {
         hooks.clientGateOrOpen());
     resources.push(http);
     if (cluster != null) {
-      cluster.start(router, raft, Node::peerId, scheduler, readiness);
+      cluster.start(router, raft, Node::peerId, scheduler, readiness, counts::clients);
     }
     resources.push(new ApplyStallLog(config.address(), raft::status).start(scheduler));
     resources.push(registry.startChecks(scheduler, probesHere,
@@ -171,6 +172,11 @@ public final class Node implements AutoCloseable {
         Optional.of(push), config.push().ackTimeout(), clock, scheduler,
         new ClientGateInterceptor(config.address(), hooks.clientGateOrOpen()), metrics.clientRequests());
     resources.push(clientGrpc);
+    if (cluster != null && !config.client().rebalancePeriod().isZero()) {
+      ClusterServices members = cluster;
+      resources.push(new ClientRebalancer(config.address(), clientGrpc.connections(),
+          () -> members.members().readyPeerClients()).start(scheduler, config.client().rebalancePeriod()));
+    }
     readiness.serving();
     log.info("[{}] ready (distro {}): HTTP on {}, Nacos clients on {}, Raft on {}", config.address(),
         readiness.distro(), http.address(), clientGrpc.port(), config.raftPort());

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -32,6 +33,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClientConnections {
   private static final Logger log = LoggerFactory.getLogger(ClientConnections.class);
+  /**
+   * How long a moved client's instances outlive its connection here. The official client
+   * reconnects and registers again within a second or two; one that never does loses them then.
+   */
+  private static final Duration MOVE_GRACE = Duration.ofSeconds(10);
 
   private final String nodeName;
   private final Clock clock;
@@ -43,6 +49,8 @@ public final class ClientConnections {
   private final ConcurrentHashMap<String, ClientConnection> connections = new ConcurrentHashMap<>();
   private final List<Consumer<String>> closeListeners = new CopyOnWriteArrayList<>();
   private volatile boolean shuttingDown;
+  /** Connections asked to move to another member: their instances outlive them briefly. */
+  private final Set<String> moving = ConcurrentHashMap.newKeySet();
 
   ClientConnections(String nodeName, Clock clock, ClientSettings settings,
       ScheduledExecutorService timer, PayloadCodec codec) {
@@ -125,6 +133,15 @@ public final class ClientConnections {
       // instances for the owner grace period meanwhile, so consumers see no gap.
       return;
     }
+    if (moving.remove(c.id())) {
+      // Asked to move: the client registers its instances again on its new member, whose records
+      // replace these everywhere. Removing them only later (and only what is still this
+      // connection's) keeps consumers from seeing them vanish in between.
+      log.info("[{}] client connection {} moved away; its instances stay {} ms for it to register them again",
+          nodeName, c.id(), MOVE_GRACE.toMillis());
+      timer.schedule(() -> cleanUp(c), MOVE_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+      return;
+    }
     log.info("[{}] client connection {} closed: {}", nodeName, c.id(), why);
     cleanUp(c);
   }
@@ -150,6 +167,13 @@ public final class ClientConnections {
     }
   }
 
+  /** Registered connections not already asked to move: those a rebalancing round may move. */
+  public List<String> settledIds() {
+    List<String> out = registeredIds();
+    out.removeIf(moving::contains);
+    return out;
+  }
+
   /** Registered connections, for operators and tests. */
   public List<String> registeredIds() {
     List<String> out = new ArrayList<>();
@@ -160,6 +184,20 @@ public final class ClientConnections {
     });
     out.sort(String::compareTo);
     return out;
+  }
+
+  /**
+   * Asks a registered client to move to {@code member} ({@code host:port}, its main port), to
+   * spread clients over the members; its instances stay until it has registered them there.
+   */
+  public CompletableFuture<Void> move(String id, String member) {
+    moving.add(id);
+    log.info("[{}] asking client connection {} to move to {}", nodeName, id, member);
+    return reset(id, Optional.of(member)).whenComplete((ok, error) -> {
+      if (error != null) {
+        moving.remove(id);
+      }
+    });
   }
 
   /**

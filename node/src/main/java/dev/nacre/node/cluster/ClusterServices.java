@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntSupplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -113,9 +114,9 @@ public final class ClusterServices implements AutoCloseable {
    * peer answered, or none gave a snapshot in time; verify fills in once peers are seen).
    */
   public void start(Router router, ReplicatedLog raft, UnaryOperator<String> raftPeerIdOf,
-      ScheduledExecutorService scheduler, Readiness readiness) {
+      ScheduledExecutorService scheduler, Readiness readiness, IntSupplier clients) {
     InetSocketAddress peerAddress = new InetSocketAddress(config.bind(), config.self().peerPort());
-    server = PeerServer.start(config.address(), peerAddress, new PeerService(() -> pingStatus(raft.status()), replicator(), router), auth,
+    server = PeerServer.start(config.address(), peerAddress, new PeerService(() -> pingStatus(raft.status(), clients.getAsInt()), replicator(), router), auth,
         linkFilter.map(f -> new LinkFilterInterceptor(config.address(), f, PeerAuth::sender)), config.cluster().peerMaxCalls());
     pinger = new Pinger(members, channels, config.cluster().pingPeriod(), pingTimeout(), scheduler);
     Duration peerWait = config.cluster().peerWaitAtStart();
@@ -164,7 +165,7 @@ public final class ClusterServices implements AutoCloseable {
     return half.compareTo(Duration.ofMillis(200)) < 0 ? Duration.ofMillis(200) : half;
   }
 
-  private PingResponse pingStatus(RaftStatus raft) {
+  private PingResponse pingStatus(RaftStatus raft, int clients) {
     return PingResponse.newBuilder()
         .setMember(config.address())
         .setReady(replicator().isReady())
@@ -172,6 +173,7 @@ public final class ClusterServices implements AutoCloseable {
         .setRaftLeader(raft.leaderId())
         .setRaftTerm(raft.term())
         .setRaftApplyStalledMs(raft.applyStalledMillis())
+        .setClients(clients)
         .build();
   }
 

@@ -1,5 +1,6 @@
 package dev.nacre.node.cluster;
 
+import dev.nacre.proto.peer.PingResponse;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -23,7 +24,7 @@ public final class MemberTable {
    * @param raftApplyStalledMs what it said of its state machine's stall (see the ping answer)
    */
   public record Member(String address, MemberState state, int failures, boolean ready, String raftRole,
-      String raftLeader, long raftTerm, long raftApplyStalledMs) {}
+      String raftLeader, long raftTerm, long raftApplyStalledMs, int clients) {}
 
   private final String self;
   private final int failuresToDown;
@@ -39,7 +40,7 @@ public final class MemberTable {
     this.failuresToDown = failuresToDown;
     for (String a : addresses) {
       members.put(a, new Member(a, a.equals(self) ? MemberState.UP : MemberState.DOWN,
-          a.equals(self) ? 0 : failuresToDown, a.equals(self), "", "", 0, 0));
+          a.equals(self) ? 0 : failuresToDown, a.equals(self), "", "", 0, 0, 0));
     }
   }
 
@@ -48,9 +49,20 @@ public final class MemberTable {
     upListeners.add(listener);
   }
 
-  public void pingAnswered(String address, boolean ready, String raftRole, String raftLeader, long raftTerm,
-      long raftApplyStalledMs) {
-    update(address, new Member(address, MemberState.UP, 0, ready, raftRole, raftLeader, raftTerm, raftApplyStalledMs));
+  public void pingAnswered(String address, PingResponse answer) {
+    update(address, new Member(address, MemberState.UP, 0, answer.getReady(), answer.getRaftRole(),
+        answer.getRaftLeader(), answer.getRaftTerm(), answer.getRaftApplyStalledMs(), answer.getClients()));
+  }
+
+  /** Client connections of each other member that is UP and ready, as its last ping answer said. */
+  public synchronized Map<String, Integer> readyPeerClients() {
+    Map<String, Integer> out = new LinkedHashMap<>();
+    members.values().forEach(m -> {
+      if (!m.address().equals(self) && m.state() == MemberState.UP && m.ready()) {
+        out.put(m.address(), m.clients());
+      }
+    });
+    return out;
   }
 
   public void pingFailed(String address) {
@@ -64,7 +76,7 @@ public final class MemberTable {
     int failures = m.failures() + 1;
     MemberState state = failures >= failuresToDown ? MemberState.DOWN : MemberState.SUSPICIOUS;
     update(address, new Member(address, state, failures, m.ready(), m.raftRole(), m.raftLeader(), m.raftTerm(),
-        m.raftApplyStalledMs()));
+        m.raftApplyStalledMs(), m.clients()));
   }
 
   private void update(String address, Member next) {

@@ -117,8 +117,7 @@ public final class Pinger implements AutoCloseable {
           @Override
           public void onSuccess(PingResponse r) {
             MemberState before = table.state(member);
-            table.pingAnswered(member, r.getReady(), r.getRaftRole(), r.getRaftLeader(), r.getRaftTerm(),
-                r.getRaftApplyStalledMs());
+            table.pingAnswered(member, r);
             if (before != MemberState.UP) {
               log.info("[{}] member {} is UP (was {})", table.self(), member, before);
             }

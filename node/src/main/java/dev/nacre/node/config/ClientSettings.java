@@ -17,9 +17,12 @@ import java.time.Duration;
  * @param maxConnectionsPerIp client connections one IP address may hold open; a connection beyond
  *     is answered Nacos' over-threshold error on every request and never set up. 0: no limit
  *     (as Nacos, whose connection control is off by default)
+ * @param rebalancePeriod how often a cluster member holding far more than its share of client
+ *     connections (after a rolling restart, say) asks some of them to move to the members holding
+ *     the fewest; zero: never (Nacos has no such spreading)
  */
 public record ClientSettings(Duration idleBeforeDetection, Duration detectionTimeout, int metadataMaxLength,
-    int writesPerSecond, int maxConnectionsPerIp) {
+    int writesPerSecond, int maxConnectionsPerIp, Duration rebalancePeriod) {
 
   public ClientSettings {
     if (writesPerSecond < 0 || maxConnectionsPerIp < 0) {
@@ -29,7 +32,7 @@ public record ClientSettings(Duration idleBeforeDetection, Duration detectionTim
   }
 
   public static ClientSettings defaults() {
-    return new ClientSettings(Duration.ofSeconds(20), Duration.ofSeconds(5), 1024, 0, 0);
+    return new ClientSettings(Duration.ofSeconds(20), Duration.ofSeconds(5), 1024, 0, 0, Duration.ofSeconds(30));
   }
 
   /** How often idle connections are looked for: Nacos' 3 s, or more often for short idle bounds. */

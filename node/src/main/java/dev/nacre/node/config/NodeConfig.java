@@ -95,6 +95,7 @@ public record NodeConfig(
   public static final String CLIENT_METADATA_MAX = "nacre.client.metadata.max-length";
   public static final String CLIENT_WRITES_PER_SECOND = "nacre.client.writes-per-second";
   public static final String CLIENT_MAX_CONNECTIONS_PER_IP = "nacre.client.max-connections-per-ip";
+  public static final String CLIENT_REBALANCE_PERIOD = "nacre.client.rebalance-period-ms";
   public static final String PUSH_DELAY = "nacre.naming.push.delay-ms";
   public static final String PUSH_ACK_TIMEOUT = "nacre.naming.push.ack-timeout-ms";
   public static final String PUSH_RETRY = "nacre.naming.push.retry-ms";
@@ -209,7 +210,9 @@ public record NodeConfig(
         millis(s, CLIENT_DETECTION_TIMEOUT, clientDefaults.detectionTimeout()),
         s.integer(CLIENT_METADATA_MAX, clientDefaults.metadataMaxLength(), 1, 1 << 20),
         s.integer(CLIENT_WRITES_PER_SECOND, clientDefaults.writesPerSecond(), 0, 1 << 24),
-        s.integer(CLIENT_MAX_CONNECTIONS_PER_IP, clientDefaults.maxConnectionsPerIp(), 0, 1 << 24));
+        s.integer(CLIENT_MAX_CONNECTIONS_PER_IP, clientDefaults.maxConnectionsPerIp(), 0, 1 << 24),
+        Duration.ofMillis(s.longValue(CLIENT_REBALANCE_PERIOD, clientDefaults.rebalancePeriod().toMillis(), 0,
+            Duration.ofDays(1).toMillis())));
     NodeConfig config = new NodeConfig(
         host, bind, port, dataDir, members,
         new HttpLimits(
