@@ -31,6 +31,8 @@ import java.util.function.Supplier;
  * of this member get UNAVAILABLE; nothing a peer sends can throw out of here.
  */
 final class PeerService extends PeerGrpc.PeerImplBase {
+  private static final int MAX_DESCRIPTION = 512;
+
   private final Supplier<PingResponse> status;
   private final DistroReplicator replicator;
   private final Router router;
@@ -53,7 +55,7 @@ final class PeerService extends PeerGrpc.PeerImplBase {
     try {
       batch = DistroMessages.fromProto(request);
     } catch (RuntimeException e) {
-      out.onError(Status.INVALID_ARGUMENT.withDescription("bad Distro batch: " + e.getMessage()).asRuntimeException());
+      out.onError(Status.INVALID_ARGUMENT.withDescription(bounded("bad Distro batch: " + e.getMessage())).asRuntimeException());
       return;
     }
     reply(replicator.receiveBatch(batch), v -> DistroAck.getDefaultInstance(), out);
@@ -76,7 +78,7 @@ final class PeerService extends PeerGrpc.PeerImplBase {
     try {
       return Optional.of(DistroMessages.fromProto(request));
     } catch (RuntimeException e) {
-      out.onError(Status.INVALID_ARGUMENT.withDescription("bad snapshot request: " + e.getMessage()).asRuntimeException());
+      out.onError(Status.INVALID_ARGUMENT.withDescription(bounded("bad snapshot request: " + e.getMessage())).asRuntimeException());
       return Optional.empty();
     }
   }
@@ -100,11 +102,20 @@ final class PeerService extends PeerGrpc.PeerImplBase {
   private static <T, R> void reply(CompletableFuture<T> future, java.util.function.Function<T, R> convert, StreamObserver<R> out) {
     future.whenComplete((value, error) -> {
       if (error != null) {
-        out.onError(Status.UNAVAILABLE.withDescription(String.valueOf(error.getMessage())).withCause(error).asRuntimeException());
+        out.onError(Status.UNAVAILABLE.withDescription(bounded(String.valueOf(error.getMessage()))).withCause(error).asRuntimeException());
       } else {
         out.onNext(convert.apply(value));
         out.onCompleted();
       }
     });
+  }
+
+  /**
+   * An error description travels in the answer's headers, which a client caps (gRPC: 8 KiB): one
+   * that quotes a caller's oversized key or sender would make the answer itself fail.
+   */
+  static String bounded(String description) {
+    return description.length() <= MAX_DESCRIPTION ? description
+        : description.substring(0, MAX_DESCRIPTION) + "... (" + description.length() + " characters)";
   }
 }
