@@ -125,6 +125,23 @@ class ClientGrpcProtocolTest {
   }
 
   @Test
+  void aNullMetadataValueIsKeptEmptyNotAServerError() throws Exception {
+    // Found by ApiFuzzTest: {"k":null} made the registration fail with 500 (NullPointerException).
+    try (RawNacosClient c = new RawNacosClient(grpcPort)) {
+      c.setUp();
+      await().atMost(Duration.ofSeconds(5)).until(() -> c.call("HealthCheckRequest", "{}").resultCode() == 200);
+      Reply registered = c.call("InstanceRequest", instanceRequest("null-meta", "registerInstance",
+          "{\"ip\":\"127.0.0.1\",\"port\":8081,\"metadata\":{\"k\":null,\"j\":\"v\"}}"));
+      assertThat(registered.resultCode()).as("%s", registered.body()).isEqualTo(200);
+      Reply query = c.call("ServiceQueryRequest",
+          "{\"namespace\":\"public\",\"serviceName\":\"null-meta\",\"groupName\":\"DEFAULT_GROUP\",\"healthyOnly\":false}");
+      JsonNode metadata = query.body().at("/serviceInfo/hosts/0/metadata");
+      assertThat(metadata.get("k").asText()).isEmpty();
+      assertThat(metadata.get("j").asText()).isEqualTo("v");
+    }
+  }
+
+  @Test
   void setupIsAcknowledgedThenRequestsWorkAndClosingRemovesTheInstances() throws Exception {
     try (RawNacosClient c = new RawNacosClient(grpcPort)) {
       c.call("ServerCheckRequest", "{}");

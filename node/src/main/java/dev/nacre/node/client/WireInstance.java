@@ -4,6 +4,7 @@ import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.ServiceKey;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -32,7 +33,20 @@ record WireInstance(
         healthy == null || healthy,
         enabled == null || enabled,
         ephemeral == null ? ephemeralDefault : ephemeral,
-        metadata == null ? Map.of() : metadata);
+        metadataOrEmptyValues());
+  }
+
+  /**
+   * The metadata with a null value kept as an empty one: Nacos stores what a client put in its
+   * map, null included, and a client that did must not have its registration refused here.
+   */
+  private Map<String, String> metadataOrEmptyValues() {
+    if (metadata == null) {
+      return Map.of();
+    }
+    Map<String, String> out = new HashMap<>();
+    metadata.forEach((k, v) -> out.put(k, v == null ? "" : v));
+    return out;
   }
 
   InstanceKey key(ServiceKey service) {
