@@ -1,11 +1,10 @@
 package dev.nacre.node.client;
 
+import dev.nacre.naming.health.PeriodicTask;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,14 +47,6 @@ public final class ClientRebalancer {
 
   /** Runs a round every {@code period} until the returned handle is closed. */
   public AutoCloseable start(ScheduledExecutorService scheduler, Duration period) {
-    long millis = period.toMillis();
-    ScheduledFuture<?> task = scheduler.scheduleWithFixedDelay(() -> {
-      try {
-        round();
-      } catch (RuntimeException e) {
-        log.warn("[{}] client rebalancing round failed", self, e);
-      }
-    }, millis, millis, TimeUnit.MILLISECONDS);
-    return () -> task.cancel(false);
+    return PeriodicTask.start(scheduler, period, "client rebalancing of " + self, this::round);
   }
 }
