@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,14 +43,12 @@ class ClientRebalanceTest {
 
       AtomicBoolean watching = new AtomicBoolean(true);
       AtomicInteger fewest = new AtomicInteger(CLIENTS);
-      // Samples node 0's answer every 20 ms while the clients move (bounded: at most 120 s).
-      long samplingEnds = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-      Thread watcher = new Thread(() -> {
-        while (watching.get() && System.nanoTime() < samplingEnds) {
-          fewest.accumulateAndGet(c.hosts(0, "spread").size(), Math::min);
-          LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
-        }
-      }, "gap-watcher");
+      // Samples node 0's answer every 20 ms until the moves are checked (at most 120 s).
+      Thread watcher = new Thread(() -> await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(20))
+          .until(() -> {
+            fewest.accumulateAndGet(c.hosts(0, "spread").size(), Math::min);
+            return !watching.get();
+          }), "gap-watcher");
       watcher.start();
       try {
         c.startNode(1);
