@@ -2,6 +2,7 @@ package dev.nacre.node;
 
 import dev.nacre.node.testkit.FreePorts;
 import dev.nacre.node.testkit.Http;
+import dev.nacre.node.testkit.RawNacosClient;
 import static dev.nacre.node.TestNode.NS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -14,7 +15,13 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -119,9 +126,9 @@ class ProbeAndQuorumTest {
         "nacre.members", "127.0.0.1:" + self + ",127.0.0.1:" + absentMember,
         "nacre.cluster.secret", "a-secret-for-this-test-only",
         "nacre.http.worker-threads", String.valueOf(workers)))) {
-      java.util.concurrent.ExecutorService writers = java.util.concurrent.Executors.newFixedThreadPool(3 * workers);
+      ExecutorService writers = Executors.newFixedThreadPool(3 * workers);
       try {
-        java.util.List<java.util.concurrent.Future<Integer>> cp = new java.util.ArrayList<>();
+        List<Future<Integer>> cp = new ArrayList<>();
         for (int i = 0; i < 3 * workers; i++) {
           int port = 100 + i;
           cp.add(writers.submit(() -> node.http.post(NS + "/instance", persistent("cp-flood", port, true)).status()));
@@ -138,8 +145,60 @@ class ProbeAndQuorumTest {
         assertThat(tookMs).as("an AP write and a read while CP writes wait").isLessThan(1_500);
         assertThat(cp.stream().filter(f -> !f.isDone()).count()).as("CP writes still waiting").isPositive();
         for (var f : cp) {
-          assertThat(f.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(503);
+          assertThat(f.get(30, TimeUnit.SECONDS)).isEqualTo(503);
         }
+      } finally {
+        writers.shutdownNow();
+      }
+    }
+  }
+
+  /**
+   * Issue 11 §3 on the client gRPC port: a persistent registration that cannot commit holds no
+   * thread while it waits, so three times as many as the former 32-thread pool all fail within
+   * one CP timeout (a pool would answer them in waves), and an ephemeral registration and a query
+   * on the same connection are answered meanwhile.
+   */
+  @Test
+  void clientCpWritesWaitingForAQuorumHoldNoThread() throws Exception {
+    int absentMember = FreePorts.mainPort();
+    int self = FreePorts.mainPort();
+    int writes = 96;
+    try (TestNode node = TestNode.start(dir, Map.of(
+        "nacre.port", String.valueOf(self),
+        "nacre.members", "127.0.0.1:" + self + ",127.0.0.1:" + absentMember,
+        "nacre.cluster.secret", "a-secret-for-this-test-only"));
+        RawNacosClient client = new RawNacosClient(node.node().config().clientGrpcPort())) {
+      client.setUp();
+      await().atMost(Duration.ofSeconds(5)).until(() -> client.call("HealthCheckRequest", "{}").resultCode() == 200);
+      ExecutorService writers = Executors.newFixedThreadPool(writes);
+      try {
+        List<Future<RawNacosClient.Reply>> cp = new ArrayList<>();
+        long start = System.nanoTime();
+        for (int i = 0; i < writes; i++) {
+          String instance = "{\"ip\":\"127.0.0.1\",\"port\":" + (100 + i) + ",\"ephemeral\":false}";
+          cp.add(writers.submit(() -> client.call("PersistentInstanceRequest",
+              ClientGrpcProtocolTest.instanceRequest("cp-grpc", "registerInstance", instance))));
+        }
+        String ephemeral = "{\"ip\":\"127.0.0.1\",\"port\":9,\"ephemeral\":true}";
+        long apStart = System.nanoTime();
+        assertThat(client.call("InstanceRequest", ClientGrpcProtocolTest.instanceRequest("ap-grpc", "registerInstance",
+            ephemeral)).resultCode()).isEqualTo(200);
+        assertThat(client.call("ServiceQueryRequest", "{\"namespace\":\"public\",\"serviceName\":\"ap-grpc\","
+            + "\"groupName\":\"DEFAULT_GROUP\",\"cluster\":\"\",\"healthyOnly\":false}")
+            .body().path("serviceInfo").path("hosts")).hasSize(1);
+        assertThat(Duration.ofNanos(System.nanoTime() - apStart).toMillis())
+            .as("an AP write and a query while CP writes wait").isLessThan(1_500);
+        assertThat(cp.stream().filter(f -> !f.isDone()).count()).as("CP writes still waiting").isPositive();
+        for (Future<RawNacosClient.Reply> f : cp) {
+          RawNacosClient.Reply r = f.get(30, TimeUnit.SECONDS);
+          assertThat(r.type()).isEqualTo("InstanceResponse");
+          assertThat(r.errorCode()).isEqualTo(503);
+          assertThat(r.body().get("message").asText()).contains("CP write could not commit");
+        }
+        long allMs = Duration.ofNanos(System.nanoTime() - start).toMillis();
+        assertThat(allMs).as(writes + " waiting CP writes all answered within one 3 s timeout plus slack")
+            .isLessThan(5_500);
       } finally {
         writers.shutdownNow();
       }

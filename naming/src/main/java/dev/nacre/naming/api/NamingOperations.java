@@ -14,6 +14,7 @@ import dev.nacre.naming.model.ServicePage;
 import dev.nacre.naming.model.ServiceView;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Everything the APIs (HTTP Open API, client gRPC) can do to the registry. Ephemeral instances
@@ -34,6 +35,16 @@ public interface NamingOperations {
    * instance also ends its operator override, so that registering it again starts clean.
    */
   void deregisterInstance(InstanceKey key, boolean ephemeral);
+
+  /**
+   * {@link #registerInstance} for callers that must not wait: invalid input throws at once, an
+   * ephemeral instance is registered before this returns, and a persistent one completes the future
+   * once applied on this node (or fails it with {@link NamingException} within the CP timeout).
+   */
+  CompletableFuture<Void> registerInstanceAsync(Instance instance);
+
+  /** {@link #deregisterInstance} for callers that must not wait; see {@link #registerInstanceAsync}. */
+  CompletableFuture<Void> deregisterInstanceAsync(InstanceKey key, boolean ephemeral);
 
   /**
    * Replaces an existing instance's weight, enabled, healthy and metadata. NOT_FOUND if absent.

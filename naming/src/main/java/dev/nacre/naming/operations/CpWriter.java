@@ -7,13 +7,15 @@ import dev.nacre.naming.api.NamingException;
 import dev.nacre.proto.naming.NamingOperation;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Submits naming operations to the replicated log and waits, never longer than the CP write
- * timeout, turning every way it can fail into a {@link NamingException} an operator can act on.
+ * Submits naming operations to the replicated log and waits (or, with {@link #submit}, lets the
+ * caller be called back), never longer than the CP write timeout, turning every way it can fail
+ * into a {@link NamingException} an operator can act on.
  */
 final class CpWriter {
   private final ReplicatedLog log;
@@ -26,13 +28,37 @@ final class CpWriter {
 
   /** Returns once the operation is committed and applied on this node. */
   void write(NamingOperation op, String what) {
+    join(submit(op, what));
+  }
+
+  /** Waits for a future of {@link #submit}, which is bounded by the CP write timeout already. */
+  static void join(CompletableFuture<Void> submitted) {
+    try {
+      submitted.join();
+    } catch (CompletionException e) {
+      throw failure(e.getCause() == null ? e : e.getCause(), "CP write");
+    }
+  }
+
+  /**
+   * Completes once the operation is committed and applied on this node, or fails with a
+   * {@link NamingException} within the CP write timeout; nothing waits meanwhile.
+   */
+  CompletableFuture<Void> submit(NamingOperation op, String what) {
     CompletableFuture<byte[]> result;
     try {
       result = log.submit(op.toByteArray());
     } catch (RuntimeException e) {
-      throw failure(e, what);
+      return CompletableFuture.failedFuture(failure(e, what));
     }
-    await(result, what);
+    // On timeout orTimeout fails the log's own future, which drops the operation if not yet sent.
+    return result.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((applied, error) -> {
+      if (error == null) {
+        return null;
+      }
+      Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+      throw cause instanceof TimeoutException ? timedOut(what, cause) : failure(cause, what);
+    });
   }
 
   /** Returns once this node has applied everything committed before the call. */
@@ -51,12 +77,7 @@ final class CpWriter {
       result.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       result.cancel(false);
-      throw new NamingException(
-          NamingException.Kind.UNAVAILABLE,
-          "CP write could not commit: " + what + " did not complete within " + timeout.toMillis()
-              + " ms. The Raft group has no leader or no quorum; persistent instances, services"
-              + " and namespaces cannot change until a majority of nodes is reachable.",
-          e);
+      throw timedOut(what, e);
     } catch (ExecutionException e) {
       throw failure(e.getCause() == null ? e : e.getCause(), what);
     } catch (InterruptedException e) {
@@ -66,7 +87,19 @@ final class CpWriter {
     }
   }
 
+  private NamingException timedOut(String what, Throwable cause) {
+    return new NamingException(
+        NamingException.Kind.UNAVAILABLE,
+        "CP write could not commit: " + what + " did not complete within " + timeout.toMillis()
+            + " ms. The Raft group has no leader or no quorum; persistent instances, services"
+            + " and namespaces cannot change until a majority of nodes is reachable.",
+        cause);
+  }
+
   private static NamingException failure(Throwable cause, String what) {
+    if (cause instanceof NamingException alreadyTranslated) {
+      return alreadyTranslated;
+    }
     if (cause instanceof OperationRejectedException) {
       return new NamingException(NamingException.Kind.CONFLICT, cause.getMessage(), cause);
     }

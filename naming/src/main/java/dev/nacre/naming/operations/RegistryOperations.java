@@ -28,6 +28,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,30 +73,40 @@ public final class RegistryOperations implements NamingOperations {
 
   @Override
   public void registerInstance(Instance instance) {
+    CpWriter.join(registerInstanceAsync(instance));
+  }
+
+  @Override
+  public CompletableFuture<Void> registerInstanceAsync(Instance instance) {
     validator.instance(instance);
     limits.admit(instance.key());
     if (instance.ephemeral()) {
       ephemeral.register(instance);
-      return;
+      return CompletableFuture.completedFuture(null);
     }
     if (index.instance(instance.key(), true).isPresent()) {
       throw RegistryIndex.clash(instance.key(), "ephemeral", "persistent");
     }
-    cp.write(
+    return cp.submit(
         NamingOperation.newBuilder().setPutInstance(Records.toRecord(instance)).build(),
         "registering persistent instance " + instance.key().instanceId());
   }
 
   @Override
   public void deregisterInstance(InstanceKey key, boolean ephemeralKind) {
+    CpWriter.join(deregisterInstanceAsync(key, ephemeralKind));
+  }
+
+  @Override
+  public CompletableFuture<Void> deregisterInstanceAsync(InstanceKey key, boolean ephemeralKind) {
     validator.instanceKey(key);
     if (ephemeralKind) {
       ephemeral.remove(key);
       overrides.endOnDeregister(key);
-      return;
+      return CompletableFuture.completedFuture(null);
     }
     // Submitted even when absent here: this node may lag behind the leader.
-    cp.write(
+    return cp.submit(
         NamingOperation.newBuilder().setRemoveInstance(Records.toProto(key)).build(),
         "deregistering persistent instance " + key.instanceId());
   }

@@ -34,13 +34,11 @@ public final class ClientGrpcServer implements AutoCloseable {
   private final Server server;
   private final ClientConnections connections;
   private final AutoCloseable detection;
-  private final CpRequestPool cpPool;
   private final ClientPortLoops loops;
 
   private ClientGrpcServer(String nodeName, Server server, ClientConnections connections,
-      AutoCloseable detection, CpRequestPool cpPool, ClientPortLoops loops) {
+      AutoCloseable detection, ClientPortLoops loops) {
     this.nodeName = nodeName;
-    this.cpPool = cpPool;
     this.loops = loops;
     this.server = server;
     this.connections = connections;
@@ -59,18 +57,18 @@ public final class ClientGrpcServer implements AutoCloseable {
     PayloadCodec codec = new PayloadCodec();
     ClientConnections connections = new ClientConnections(nodeName, clock, settings, timer, codec);
     connections.onClose(id -> naming.removeClient(id));
-    InstanceHandlers instances = new InstanceHandlers(naming, codec, settings.metadataMaxLength(), connections);
+    InstanceHandlers instances = new InstanceHandlers(nodeName, naming, codec, settings.metadataMaxLength(),
+        connections, new CpWritesInFlight());
     QueryHandlers queries = new QueryHandlers(naming, codec, subscriptions, connections, pushTimeout);
     ConnectionTransportFilter filter = new ConnectionTransportFilter(connections);
-    CpRequestPool cpPool = new CpRequestPool(nodeName);
     ClientPortLoops loops = new ClientPortLoops(nodeName);
     Server server = loops.applyTo(NettyServerBuilder.forAddress(address))
-        // Handlers do not block (CP writes go to cpPool): running them on the transport threads
-        // saves two thread hand-offs per request.
+        // Handlers do not block (a CP write answers when it completes): running them on the
+        // transport threads saves two thread hand-offs per request.
         .directExecutor()
         .addTransportFilter(filter)
         .addService(ServerInterceptors.intercept(
-            new UnaryRequestService(nodeName, connections, codec, instances, queries, cpPool, observer), filter, gate))
+            new UnaryRequestService(nodeName, connections, codec, instances, queries, observer), filter, gate))
         .addService(ServerInterceptors.intercept(new StreamService(nodeName, connections, codec), filter, gate))
         .maxInboundMessageSize(MAX_MESSAGE_BYTES)
         // HTTP/2 pings free the transports of frozen or vanished clients (their connections are
@@ -81,13 +79,12 @@ public final class ClientGrpcServer implements AutoCloseable {
     try {
       server.start();
     } catch (IOException e) {
-      cpPool.close();
       loops.close();
       throw new UncheckedIOException("cannot listen for Nacos clients on " + address
           + ": is the port (main port + 1000) free?", e);
     }
     log.info("[{}] Nacos client gRPC listening on {}", nodeName, address);
-    return new ClientGrpcServer(nodeName, server, connections, connections.startDetection(), cpPool, loops);
+    return new ClientGrpcServer(nodeName, server, connections, connections.startDetection(), loops);
   }
 
   public ClientConnections connections() {
@@ -107,7 +104,6 @@ public final class ClientGrpcServer implements AutoCloseable {
     }
     connections.shutdown(RESET_BOUND);
     server.shutdownNow();
-    cpPool.close();
     try {
       server.awaitTermination(2, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

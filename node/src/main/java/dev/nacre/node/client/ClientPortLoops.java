@@ -12,7 +12,7 @@ import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The client port's own I/O threads. Its handlers run on them (see {@link CpRequestPool}), so
+ * The client port's own I/O threads. Its handlers run on them (see {@link CpWritesInFlight}), so
  * they must not be gRPC's JVM-wide default threads, which the peer port and the peer channels
  * share: a flood of client requests, or a handler held by the test harness's client gate, would
  * stall replication and pings too.

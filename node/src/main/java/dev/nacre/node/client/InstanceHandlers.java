@@ -13,6 +13,9 @@ import dev.nacre.node.client.Replies.Reply;
 import dev.nacre.proto.nacos.Payload;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 
 /**
  * Registrations over gRPC: {@code InstanceRequest} and {@code BatchInstanceRequest} for ephemeral
@@ -20,54 +23,57 @@ import java.util.List;
  * replicated log). Nacre differs from Nacos on purpose: one service may hold both kinds.
  */
 final class InstanceHandlers {
+  private final String nodeName;
   private final NamingOperations naming;
   private final PayloadCodec codec;
   private final int metadataMaxLength;
   private final ClientConnections connections;
+  private final CpWritesInFlight cpWrites;
 
-  InstanceHandlers(NamingOperations naming, PayloadCodec codec, int metadataMaxLength,
-      ClientConnections connections) {
+  InstanceHandlers(String nodeName, NamingOperations naming, PayloadCodec codec, int metadataMaxLength,
+      ClientConnections connections, CpWritesInFlight cpWrites) {
+    this.nodeName = nodeName;
     this.naming = naming;
     this.connections = connections;
     this.codec = codec;
     this.metadataMaxLength = metadataMaxLength;
+    this.cpWrites = cpWrites;
   }
 
-  Reply instance(ClientConnection connection, Payload payload) throws BadBodyException {
+  CompletableFuture<Reply> instance(ClientConnection connection, Payload payload) throws BadBodyException {
     InstanceRequest r = codec.read(payload, InstanceRequest.class);
-    return answer(connection, "InstanceResponse", r.type(), () -> {
+    return answerWhenDone(connection, "InstanceResponse", r.type(), () -> {
       Instance instance = instance(r.serviceKey(), r.instance(), true);
       switch (String.valueOf(r.type())) {
         case "registerInstance" -> {
-          if (instance.ephemeral()) {
-            naming.registerClientInstance(connection.id(), instance);
-          } else {
-            naming.registerInstance(instance);
+          if (!instance.ephemeral()) {
+            return cpWrite(() -> naming.registerInstanceAsync(instance));
           }
+          naming.registerClientInstance(connection.id(), instance);
         }
         case "deregisterInstance" -> {
-          if (instance.ephemeral()) {
-            naming.deregisterClientInstance(connection.id(), instance.key());
-          } else {
-            naming.deregisterInstance(instance.key(), false);
+          if (!instance.ephemeral()) {
+            return cpWrite(() -> naming.deregisterInstanceAsync(instance.key(), false));
           }
+          naming.deregisterClientInstance(connection.id(), instance.key());
         }
         default -> throw unsupportedType("InstanceRequest", r.type());
       }
+      return CompletableFuture.completedFuture(null);
     });
   }
 
-  Reply persistent(ClientConnection connection, Payload payload) throws BadBodyException {
+  CompletableFuture<Reply> persistent(ClientConnection connection, Payload payload) throws BadBodyException {
     InstanceRequest r = codec.read(payload, InstanceRequest.class);
-    return answer(connection, "InstanceResponse", r.type(), () -> {
+    return answerWhenDone(connection, "InstanceResponse", r.type(), () -> {
       Instance instance = instance(r.serviceKey(), r.instance(), false);
       Instance persistent = new Instance(instance.key(), instance.weight(), instance.healthy(),
           instance.enabled(), false, instance.metadata());
-      switch (String.valueOf(r.type())) {
-        case "registerInstance" -> naming.registerInstance(persistent);
-        case "deregisterInstance" -> naming.deregisterInstance(persistent.key(), false);
+      return switch (String.valueOf(r.type())) {
+        case "registerInstance" -> cpWrite(() -> naming.registerInstanceAsync(persistent));
+        case "deregisterInstance" -> cpWrite(() -> naming.deregisterInstanceAsync(persistent.key(), false));
         default -> throw unsupportedType("PersistentInstanceRequest", r.type());
-      }
+      };
     });
   }
 
@@ -106,17 +112,63 @@ final class InstanceHandlers {
 
   private Reply answer(ClientConnection connection, String responseType, String requestType,
       Runnable action) {
-    try {
+    return answerWhenDone(connection, responseType, requestType, () -> {
       action.run();
-    } catch (NamingException e) {
-      return Replies.of(codec, responseType, e);
-    } finally {
+      return CompletableFuture.completedFuture(null);
+    }).join(); // complete already: the action ran here
+  }
+
+  /**
+   * Runs {@code action} here and answers once the future it returns completes: a registry error
+   * becomes the typed response's error, anything else fails the reply (a server error).
+   */
+  private CompletableFuture<Reply> answerWhenDone(ClientConnection connection, String responseType,
+      String requestType, Supplier<CompletableFuture<Void>> action) {
+    CompletableFuture<Void> done;
+    try {
+      done = action.get();
+    } catch (CpWritesFull e) {
       connections.afterWrite(connection);
+      return CompletableFuture.completedFuture(Replies.error(codec, Replies.UNAVAILABLE, "Over threshold: "
+          + CpWritesInFlight.MAX + " CP writes wait on server " + nodeName
+          + "; retry later, or spread the writes over more servers."));
+    } catch (RuntimeException e) {
+      done = CompletableFuture.failedFuture(e);
     }
-    Reply ok = Replies.ok(codec, responseType);
-    if (requestType != null) {
-      ok.body().put("type", requestType);
+    return done.handle((ignored, error) -> {
+      connections.afterWrite(connection);
+      if (error == null) {
+        Reply ok = Replies.ok(codec, responseType);
+        if (requestType != null) {
+          ok.body().put("type", requestType);
+        }
+        return ok;
+      }
+      Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+      if (cause instanceof NamingException e) {
+        return Replies.of(codec, responseType, e);
+      }
+      throw cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
+    });
+  }
+
+  /** Submits a CP write if fewer than {@link CpWritesInFlight#MAX} are in flight; the slot is freed when it completes. */
+  private CompletableFuture<Void> cpWrite(Supplier<CompletableFuture<Void>> write) {
+    if (!cpWrites.tryEnter()) {
+      throw new CpWritesFull();
     }
-    return ok;
+    try {
+      return write.get().whenComplete((ignored, error) -> cpWrites.exit());
+    } catch (RuntimeException e) {
+      cpWrites.exit();
+      throw e;
+    }
+  }
+
+  /** Thrown by {@link #cpWrite} when no slot is free; answered as Nacos' over-threshold error. */
+  private static final class CpWritesFull extends RuntimeException {
+    CpWritesFull() {
+      super(null, null, false, false);
+    }
   }
 }

@@ -8,6 +8,8 @@ import io.grpc.stub.StreamObserver;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,9 +22,15 @@ import org.slf4j.LoggerFactory;
 final class UnaryRequestService extends RequestGrpc.RequestImplBase {
   private static final Logger log = LoggerFactory.getLogger(UnaryRequestService.class);
 
-  /** Answers one kind of request on a registered connection. */
+  /** Answers one kind of request on a registered connection; a CP write answers once it completes. */
   @FunctionalInterface
   interface Handler {
+    CompletableFuture<Reply> handle(ClientConnection connection, Payload payload) throws BadBodyException;
+  }
+
+  /** A handler whose answer is ready when it returns. */
+  @FunctionalInterface
+  interface ImmediateHandler {
     Reply handle(ClientConnection connection, Payload payload) throws BadBodyException;
   }
 
@@ -34,42 +42,51 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
   private final ClientConnections connections;
   private final PayloadCodec codec;
   private final Map<String, Handler> handlers;
-  private final CpRequestPool cpPool;
   private final ClientRequestObserver observer;
 
   UnaryRequestService(String nodeName, ClientConnections connections, PayloadCodec codec,
-      InstanceHandlers instances, QueryHandlers queries, CpRequestPool cpPool, ClientRequestObserver observer) {
+      InstanceHandlers instances, QueryHandlers queries, ClientRequestObserver observer) {
     this.nodeName = nodeName;
-    this.cpPool = cpPool;
     this.observer = observer;
     this.connections = connections;
     this.codec = codec;
     this.handlers = Map.of(
-        "HealthCheckRequest", (c, p) -> Replies.ok(codec, "HealthCheckResponse"),
+        "HealthCheckRequest", now((c, p) -> Replies.ok(codec, "HealthCheckResponse")),
         "InstanceRequest", instances::instance,
         "PersistentInstanceRequest", instances::persistent,
-        "BatchInstanceRequest", instances::batch,
-        "ServiceQueryRequest", queries::query,
-        "ServiceListRequest", queries::list,
-        "SubscribeServiceRequest", queries::subscribe);
+        "BatchInstanceRequest", now(instances::batch),
+        "ServiceQueryRequest", now(queries::query),
+        "ServiceListRequest", now(queries::list),
+        "SubscribeServiceRequest", now(queries::subscribe));
+  }
+
+  private static Handler now(ImmediateHandler handler) {
+    return (c, p) -> CompletableFuture.completedFuture(handler.handle(c, p));
   }
 
   /**
-   * Runs on the transport thread, except requests that may wait for a CP write (see
-   * {@link CpRequestPool}); when that pool is full the client hears 503 (Nacos' over-threshold).
+   * Runs on the transport thread and never waits there: a request that needs a CP write is
+   * answered from the thread that completes the write.
    */
   @Override
   public void request(Payload payload, StreamObserver<Payload> responses) {
     long arrived = System.nanoTime();
     String connectionId = ConnectionTransportFilter.connectionId(); // a gRPC context value: read it here
-    if (!CpRequestPool.mayWait(PayloadCodec.type(payload), payload)) {
-      respond(connectionId, payload, responses, arrived);
-    } else if (!cpPool.offer(() -> respond(connectionId, payload, responses, arrived))) {
-      Reply full = Replies.error(codec, Replies.UNAVAILABLE, "Over threshold: " + CpRequestPool.THREADS
-          + " CP writes run and " + CpRequestPool.QUEUE + " wait on server " + nodeName
-          + "; retry later, or spread the writes over more servers.");
-      send(payload, full, responses, arrived);
+    CompletableFuture<Reply> reply;
+    try {
+      reply = answer(connectionId, payload);
+    } catch (RuntimeException e) {
+      reply = CompletableFuture.failedFuture(e);
     }
+    reply.whenComplete((answered, error) -> send(payload, error == null ? answered : failed(payload, error),
+        responses, arrived));
+  }
+
+  private Reply failed(Payload payload, Throwable error) {
+    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    log.warn("[{}] client request {} failed", nodeName, PayloadCodec.type(payload), cause);
+    return Replies.error(codec, Replies.SERVER_ERROR, "Server failed to handle "
+        + PayloadCodec.type(payload) + ": " + cause);
   }
 
   private void send(Payload payload, Reply reply, StreamObserver<Payload> responses, long arrived) {
@@ -80,52 +97,40 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
         reply.body().path("errorCode").asInt(0), System.nanoTime() - arrived);
   }
 
-  private void respond(String connectionId, Payload payload, StreamObserver<Payload> responses, long arrived) {
-    Reply reply;
-    try {
-      reply = answer(connectionId, payload);
-    } catch (RuntimeException e) {
-      log.warn("[{}] client request {} failed", nodeName, PayloadCodec.type(payload), e);
-      reply = Replies.error(codec, Replies.SERVER_ERROR, "Server failed to handle "
-          + PayloadCodec.type(payload) + ": " + e);
-    }
-    send(payload, reply, responses, arrived);
-  }
-
-  private Reply answer(String connectionId, Payload payload) {
+  private CompletableFuture<Reply> answer(String connectionId, Payload payload) {
     String type = PayloadCodec.type(payload);
     Optional<ClientConnection> connection = connections.get(connectionId);
     Optional<String> refused = connection.map(ClientConnection::refusal);
     if (refused.isPresent()) {
-      return Replies.error(codec, Replies.UNAVAILABLE, refused.get());
+      return CompletableFuture.completedFuture(Replies.error(codec, Replies.UNAVAILABLE, refused.get()));
     }
     if (type.equals("ServerCheckRequest")) {
       Reply ok = Replies.ok(codec, "ServerCheckResponse");
       ok.body().put("connectionId", connectionId);
       // Clients that know ability negotiation then wait for the SetupAckRequest on the stream.
       ok.body().put("supportAbilityNegotiation", true);
-      return ok;
+      return CompletableFuture.completedFuture(ok);
     }
     Handler handler = handlers.get(type);
     if (handler == null) {
-      return Replies.error(codec, Replies.NO_HANDLER, "RequestHandler Not Found");
+      return CompletableFuture.completedFuture(Replies.error(codec, Replies.NO_HANDLER, "RequestHandler Not Found"));
     }
     if (connection.isEmpty() || !connection.get().registered()) {
-      return Replies.error(codec, Replies.UNREGISTERED, "Connection is unregistered.");
+      return CompletableFuture.completedFuture(Replies.error(codec, Replies.UNREGISTERED, "Connection is unregistered."));
     }
     ClientConnection c = connection.get();
     c.touch(connections.nowMillis());
     if (WRITES.contains(type) && !c.tryWrite()) {
-      return Replies.error(codec, Replies.UNAVAILABLE, "Over threshold: connection " + c.id() + " sent more than "
-          + connections.settings().writesPerSecond() + " registrations and removals a second"
-          + " (nacre.client.writes-per-second on server " + nodeName + "); slow down and retry.");
+      return CompletableFuture.completedFuture(Replies.error(codec, Replies.UNAVAILABLE, "Over threshold: connection "
+          + c.id() + " sent more than " + connections.settings().writesPerSecond() + " registrations and removals"
+          + " a second (nacre.client.writes-per-second on server " + nodeName + "); slow down and retry."));
     }
     try {
       return handler.handle(c, payload);
     } catch (BadBodyException e) {
       log.debug("[{}] unreadable {} from {}: {}", nodeName, type, c.id(), e.getMessage());
-      return Replies.error(codec, Replies.BAD_GATEWAY,
-          "errCode: 101, errMsg: Nacos deserialize failed. " + e.getMessage());
+      return CompletableFuture.completedFuture(Replies.error(codec, Replies.BAD_GATEWAY,
+          "errCode: 101, errMsg: Nacos deserialize failed. " + e.getMessage()));
     }
   }
 }
