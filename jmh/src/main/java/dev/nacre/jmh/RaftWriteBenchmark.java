@@ -1,0 +1,160 @@
+package dev.nacre.jmh;
+
+import dev.nacre.consensus.raft.Outcome;
+import dev.nacre.consensus.raft.RaftConfig;
+import dev.nacre.consensus.raft.RatisReplicatedLog;
+import dev.nacre.consensus.raft.ReplicatedStateMachine;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One replicated write through the consensus layer alone: three Raft members in this JVM on
+ * loopback (Ratis, gRPC, mutual TLS, the log flushed to disk), one writer submitting through a
+ * follower and waiting until that follower has applied the write, as a persistent registration
+ * does. No naming, no RocksDB, no client protocol: what is left is Ratis' own cost per entry.
+ * The CPU of all three members per write, and their thread switches, come from JMH's perf
+ * profiler: {@code -prof "perfnorm:events=task-clock,context-switches"} (ms and switches per op).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 5)
+@Measurement(iterations = 5, time = 5)
+@Fork(value = 1, jvmArgsAppend = {"-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=0.1"})
+public class RaftWriteBenchmark {
+  private static final String SECRET = "a cluster secret of benchmark length, 32+ chars";
+
+  /** Whether the members speak mutual TLS (a cluster secret) or plaintext. */
+  @Param({"true"})
+  public boolean tls;
+
+  private Path root;
+  private final List<RatisReplicatedLog> members = new ArrayList<>();
+  private RatisReplicatedLog writer;
+  private long sequence;
+
+  @Setup(Level.Trial)
+  public void start() throws IOException {
+    root = Files.createTempDirectory("nacre-raft-bench");
+    Map<String, String> peers = new LinkedHashMap<>();
+    for (int i = 0; i < 3; i++) {
+      peers.put("m" + i, "127.0.0.1:" + freePort());
+    }
+    for (String id : peers.keySet()) {
+      RaftConfig config = RaftConfig.builder()
+          .groupId("bench")
+          .selfId(id)
+          .peers(peers)
+          .storageDir(root.resolve(id))
+          .clusterSecret(tls ? SECRET : null)
+          .build();
+      members.add(RatisReplicatedLog.start(config, new CountingStateMachine()));
+    }
+    members.get(0).awaitLeader(Duration.ofSeconds(30));
+    writer = members.stream().filter(m -> !m.status().role().equals("LEADER")).findFirst().orElseThrow();
+    writer.submit(operation()).join();
+  }
+
+  @TearDown(Level.Trial)
+  public void stop() throws IOException {
+    members.forEach(RatisReplicatedLog::close);
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  @Benchmark
+  public byte[] writeThroughFollower() {
+    return writer.submit(operation()).join();
+  }
+
+  private byte[] operation() {
+    return ("write-" + sequence++).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  /** Applies by counting; a snapshot is the count in a file. */
+  private static final class CountingStateMachine implements ReplicatedStateMachine {
+    private long applied;
+    private long appliedTerm;
+    private long currentTerm;
+    private long count;
+
+    @Override
+    public List<Outcome> apply(long index, List<byte[]> operations) {
+      count += operations.size();
+      applied = index;
+      appliedTerm = currentTerm;
+      return operations.stream().map(op -> Outcome.ok()).toList();
+    }
+
+    @Override
+    public long lastAppliedIndex() {
+      return applied;
+    }
+
+    @Override
+    public long lastAppliedTerm() {
+      return appliedTerm;
+    }
+
+    @Override
+    public void setCurrentTerm(long term) {
+      currentTerm = term;
+    }
+
+    @Override
+    public void writeSnapshot(Path emptyDir) {
+      try {
+        Files.writeString(emptyDir.resolve("count"), applied + " " + appliedTerm + " " + count);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    @Override
+    public void installSnapshot(Path snapshotDir) {
+      try {
+        String[] parts = Files.readString(snapshotDir.resolve("count")).split(" ");
+        applied = Long.parseLong(parts[0]);
+        appliedTerm = Long.parseLong(parts[1]);
+        count = Long.parseLong(parts[2]);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+}
