@@ -17,6 +17,9 @@ import org.apache.ratis.util.CodeInjectionForTesting;
  * handles a vote (pre-vote included), an append (heartbeats included), a snapshot installation, a
  * leader-election nudge or a client's write; the hook drops the call by throwing (the sender sees a
  * failed RPC and retries as on a broken connection) or delays it by holding the handler's thread.
+ * That is why a node given a link filter runs Ratis' handlers on a pool
+ * ({@code RaftConfig.handlersOnTransportThreads} off): on the transport threads, which every member
+ * in the JVM shares, a held handler would hold all of them.
  *
  * <p>The only static state is this routing table, keyed by Raft peer id; each cluster registers
  * its peers and removes them on close. Peers that no cluster registered pass untouched, so tests

@@ -12,8 +12,10 @@ import dev.nacre.naming.push.PushService;
 import dev.nacre.naming.push.Subscriptions;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.node.api.CommitWaits;
+import dev.nacre.node.api.Json;
 import dev.nacre.node.api.MemberView;
 import dev.nacre.node.api.NodeCounts;
+import dev.nacre.node.api.RaftAdminApi;
 import dev.nacre.node.api.Readiness;
 import dev.nacre.node.api.WriteRouting;
 import dev.nacre.node.client.ClientConnections;
@@ -133,6 +135,18 @@ public final class Node implements AutoCloseable {
     resources.push(udp);
     NodeCounts counts = nodeCounts(ephemeral, index, probesHere);
     Router router = new Routes(naming, this::members, routing, config, udp, readiness, counts).router();
+    StartingReplicatedLog member = raft;
+    new RaftAdminApi(config.address(), config.members(), new RaftAdminApi.RaftAdmin() {
+      @Override
+      public long takeSnapshot() {
+        return member.takeSnapshot();
+      }
+
+      @Override
+      public void transferLeadership(MemberAddress target) {
+        member.transferLeadership(peerId(target.toString()));
+      }
+    }, new Json()).register(router);
     NodeMetrics metrics = new NodeMetrics(config.address());
     resources.push(metrics);
     metrics.watchRegistry(naming, counts);
@@ -241,6 +255,8 @@ public final class Node implements AutoCloseable {
         .logSegmentSizeBytes(config.logSegmentSizeBytes())
         .batchesInFlight(config.raftBatchesInFlight())
         .maxBatchOperations(config.raftMaxBatchOperations())
+        // A test harness's link faults delay Raft messages by holding Ratis' handler thread.
+        .handlersOnTransportThreads(hooks.linkFilter().isEmpty())
         .build();
   }
 

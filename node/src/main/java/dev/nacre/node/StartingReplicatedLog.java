@@ -49,6 +49,16 @@ final class StartingReplicatedLog implements ReplicatedLog {
     return log != null ? log.status() : new RaftStatus(selfId, "STARTING", "", 0, 0, 0);
   }
 
+  /** @see RatisReplicatedLog#takeSnapshot() */
+  long takeSnapshot() {
+    return awaitStarted().takeSnapshot();
+  }
+
+  /** @see RatisReplicatedLog#transferLeadership(String) */
+  void transferLeadership(String peerId) {
+    awaitStarted().transferLeadership(peerId);
+  }
+
   /** The latest Raft snapshot; empty before the member runs or before its first snapshot. */
   Optional<RatisReplicatedLog.SnapshotStatus> latestSnapshot() {
     RatisReplicatedLog log = started.getNow(null);

@@ -3,6 +3,8 @@ package dev.nacre.node;
 import static dev.nacre.node.TestNode.NS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nacre.node.cli.AdminCli;
 import dev.nacre.node.testkit.Http;
 import java.io.PrintWriter;
@@ -112,6 +114,26 @@ class AdminCliTest {
     Run unknown = run("--server", server, "log-level", "no.such.logger.anywhere", "DEBUG");
     assertThat(unknown.exit()).isEqualTo(1);
     assertThat(unknown.err()).contains("400");
+  }
+
+  @Test
+  void snapshotIsWrittenOnRequestAndLeadershipGoesOnlyToAMember() throws Exception {
+    long applied = node.node().raftStatus().appliedIndex();
+    Run snapshot = run("--server", server, "--json", "snapshot");
+    assertThat(snapshot.exit()).as(snapshot.err()).isZero();
+    JsonNode body = new ObjectMapper().readTree(snapshot.out());
+    assertThat(body.get("member").asText()).isEqualTo(server);
+    assertThat(body.get("snapshotIndex").asLong()).isGreaterThanOrEqualTo(applied).isPositive();
+    assertThat(run("--server", server, "snapshot").out()).contains("SNAPSHOT-INDEX").contains(server);
+
+    Run toSelf = run("--server", server, "leader", "transfer", server);
+    assertThat(toSelf.exit()).as(toSelf.err()).isZero();
+    assertThat(toSelf.out()).contains(server + " leads the Raft group");
+
+    Run stranger = run("--server", server, "leader", "transfer", "127.0.0.1:1999");
+    assertThat(stranger.exit()).isEqualTo(1);
+    assertThat(stranger.err()).contains("400").contains("127.0.0.1:1999 is not a member of this cluster");
+    assertThat(run("--server", server, "leader").exit()).as("no subcommand: usage").isEqualTo(2);
   }
 
   @Test

@@ -28,6 +28,10 @@ import java.util.Objects;
  * @param maxBatchOperations most operations in one entry
  * @param tlsFiles an operator's certificates used on the Raft port instead of the secret-derived
  *     ones; {@code null} for those (needs a secret all the same: authentication stays on)
+ * @param handlersOnTransportThreads Ratis' handlers run on the threads that read the messages
+ *     (the default: a thread hand-off less per message). Off only for a test harness that delays
+ *     messages by holding the handler's thread: on a transport thread, shared by every member in
+ *     the JVM, that would hold all of them
  */
 public record RaftConfig(
     String groupId,
@@ -42,7 +46,8 @@ public record RaftConfig(
     String clusterSecret,
     int batchesInFlight,
     int maxBatchOperations,
-    TlsFiles tlsFiles) {
+    TlsFiles tlsFiles,
+    boolean handlersOnTransportThreads) {
 
   /**
    * The lowest timeouts measured stable on a 2-core box (load average 4-6, 32 concurrent writers for
@@ -127,7 +132,8 @@ public record RaftConfig(
         + ", logSegmentSizeBytes=" + logSegmentSizeBytes + ", batchesInFlight=" + batchesInFlight
         + ", maxBatchOperations=" + maxBatchOperations + ", clusterSecret="
         + (authenticated() ? "(set: mutual TLS)" : "(none: no authentication)")
-        + (tlsFiles == null ? "" : ", tlsFiles=" + tlsFiles) + "]";
+        + (tlsFiles == null ? "" : ", tlsFiles=" + tlsFiles)
+        + (handlersOnTransportThreads ? "" : ", handlers on a pool (test harness)") + "]";
   }
 
   public static Builder builder() {
@@ -176,6 +182,7 @@ public record RaftConfig(
     private long logSegmentSizeBytes = DEFAULT_LOG_SEGMENT_SIZE_BYTES;
     private int batchesInFlight = DEFAULT_BATCHES_IN_FLIGHT;
     private int maxBatchOperations = DEFAULT_MAX_BATCH_OPERATIONS;
+    private boolean handlersOnTransportThreads = true;
     private String clusterSecret;
     private TlsFiles tlsFiles;
 
@@ -250,10 +257,17 @@ public record RaftConfig(
       return this;
     }
 
+    /** See the record's {@code handlersOnTransportThreads}; true unless a test harness says otherwise. */
+    public Builder handlersOnTransportThreads(boolean onTransportThreads) {
+      this.handlersOnTransportThreads = onTransportThreads;
+      return this;
+    }
+
     public RaftConfig build() {
       return new RaftConfig(
           groupId, selfId, peers, storageDir, electionTimeoutMin, electionTimeoutMax, requestTimeout,
-          snapshotThreshold, logSegmentSizeBytes, clusterSecret, batchesInFlight, maxBatchOperations, tlsFiles);
+          snapshotThreshold, logSegmentSizeBytes, clusterSecret, batchesInFlight, maxBatchOperations, tlsFiles,
+          handlersOnTransportThreads);
     }
   }
 }

@@ -90,7 +90,8 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     this.group = RaftGroup.valueOf(groupId, peers);
     this.parameters = RatisProperties.parameters(!config.authenticated() ? null
         : config.tlsFiles() != null ? config.tlsFiles().grpcTlsConfig()
-        : SecretDerivedTls.issue(config.clusterSecret(), config.selfId(), config.selfHost()).grpcTlsConfig());
+        : SecretDerivedTls.issue(config.clusterSecret(), config.selfId(), config.selfHost()).grpcTlsConfig(),
+        config.handlersOnTransportThreads());
     this.calls = new BoundedCalls(config.selfId());
     this.batchCallbacks = Executors.newSingleThreadExecutor(daemon("nacre-raft-batch-" + config.selfId()));
     this.batcher = new OperationBatcher(config.batchesInFlight(), config.maxBatchOperations(), this::sendBatch,
@@ -292,6 +293,47 @@ public final class RatisReplicatedLog implements ReplicatedLog {
 
   /** @see #latestSnapshot() */
   public record SnapshotStatus(long index, long ageMillis) {}
+
+  /**
+   * Has this member write a snapshot of its state now, whatever the automatic threshold says, so
+   * that its log can be purged up to it; returns the snapshot's log index. Blocks up to the
+   * request timeout.
+   */
+  public long takeSnapshot() {
+    try {
+      RaftClientReply reply = client.getSnapshotManagementApi(selfId).create(true, config.requestTimeout().toMillis());
+      if (!reply.isSuccess()) {
+        throw new ConsensusUnavailableException("[" + config.selfId() + "] the Raft member did not write a snapshot: "
+            + reply.getException() + "; check its log and the free space of " + config.storageDir(), reply.getException());
+      }
+      return reply.getLogIndex();
+    } catch (IOException e) {
+      throw new ConsensusUnavailableException("[" + config.selfId() + "] could not ask the Raft member for a snapshot"
+          + " within " + config.requestTimeout().toMillis() + " ms (" + e.getMessage() + ")", e);
+    }
+  }
+
+  /**
+   * Asks the leader to hand leadership to the member {@code peerId} (a configured member) and
+   * returns once that member leads. Blocks up to the request timeout; fails when the group has no
+   * leader, the member is not up to date or does not answer.
+   */
+  public void transferLeadership(String peerId) {
+    if (!config.peers().containsKey(peerId)) {
+      throw new IllegalArgumentException(peerId + " is not a member of the Raft group; members: " + config.peers().keySet());
+    }
+    try {
+      RaftClientReply reply = client.admin().transferLeadership(RaftPeerId.valueOf(peerId),
+          config.requestTimeout().toMillis());
+      if (!reply.isSuccess()) {
+        throw new ConsensusUnavailableException("[" + config.selfId() + "] leadership did not move to " + peerId + ": "
+            + reply.getException(), reply.getException());
+      }
+    } catch (IOException e) {
+      throw new ConsensusUnavailableException("[" + config.selfId() + "] leadership did not move to " + peerId
+          + " within " + config.requestTimeout().toMillis() + " ms (" + e.getMessage() + "); is it up and caught up?", e);
+    }
+  }
 
   @Override
   public boolean standForElectionIfLeaderGone(String leaderId) {

@@ -260,4 +260,30 @@ class ThreePeerReplicatedLogTest {
     });
     return at[0];
   }
+
+  /** The operator's two Raft commands (issue 12 §3): move leadership to a named member, snapshot now. */
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void leadershipMovesToTheNamedMemberAndASnapshotIsWrittenOnRequest() {
+    try (TestCluster cluster = TestCluster.started(dir, 3, b -> b)) {
+      int leader = cluster.awaitLeader(ELECTION);
+      int follower = cluster.anyFollower(leader);
+      cluster.log(follower).submit(KvStateMachine.put("before", "transfer")).join();
+
+      String target = cluster.log(follower).config().selfId();
+      cluster.log(follower).transferLeadership(target); // asked through any member
+      assertThat(cluster.awaitLeader(ELECTION)).as("the named member leads").isEqualTo(follower);
+      assertThatThrownBy(() -> cluster.log(leader).transferLeadership("not-a-member"))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a member");
+
+      for (int i = 0; i < 5; i++) {
+        cluster.log(leader).submit(KvStateMachine.put("k" + i, "v" + i)).join();
+      }
+      long applied = cluster.log(leader).status().appliedIndex();
+      assertThat(cluster.log(leader).latestSnapshot()).as("below the automatic threshold: none yet").isEmpty();
+      long index = cluster.log(leader).takeSnapshot();
+      assertThat(index).isGreaterThanOrEqualTo(applied);
+      assertThat(cluster.log(leader).latestSnapshot().orElseThrow().index()).isEqualTo(index);
+    }
+  }
 }

@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "nacre", mixinStandardHelpOptions = true, version = "Nacre admin 0.1.0",
     description = "Looks at and changes a running Nacre cluster through any of its nodes.",
     subcommands = {AdminCli.Status.class, AdminCli.Services.class, AdminCli.Instances.class,
-        AdminCli.Offline.class, AdminCli.Online.class, AdminCli.LogLevel.class})
+        AdminCli.Offline.class, AdminCli.Online.class, AdminCli.LogLevel.class, AdminCli.Snapshot.class,
+        AdminCli.Leader.class})
 public final class AdminCli {
   private static final String NS = "/nacos/v1/ns";
   /** Services fetched per page; a namespace holds at most 100,000 (nacre.naming.max-services-per-namespace). */
@@ -57,11 +58,17 @@ public final class AdminCli {
 
   /** What every subcommand shares: the parent's options, its output, the namespace and group. */
   abstract static class Sub implements Callable<Integer> {
-    @ParentCommand AdminCli parent;
+    /** This tool's top command, or a command between it and this one (such as {@code leader}). */
+    @ParentCommand Object parentCommand;
     @Spec CommandSpec spec;
 
+    /** The top command, whose options ({@code --server}, {@code --json}) every subcommand inherits. */
+    AdminCli cli() {
+      return parentCommand instanceof Leader leader ? leader.parent : (AdminCli) parentCommand;
+    }
+
     AdminHttp http() {
-      return new AdminHttp(parent.server);
+      return new AdminHttp(cli().server);
     }
 
     PrintWriter out() {
@@ -70,7 +77,7 @@ public final class AdminCli {
 
     /** Prints the node's JSON as it came, or {@code table}. */
     int show(JsonNode body, Table table) {
-      if (parent.json) {
+      if (cli().json) {
         out().println(body.toPrettyString());
         out().flush();
       } else {
@@ -199,7 +206,7 @@ public final class AdminCli {
       params.put("ephemeral", host.path("ephemeral").asText());
       params.put("enabled", String.valueOf(enabled));
       String answer = http().call("PATCH", NS + "/instance", params);
-      out().println(parent.json ? answer : address + " of " + service + " is " + (enabled ? "online" : "offline")
+      out().println(cli().json ? answer : address + " of " + service + " is " + (enabled ? "online" : "offline")
           + " (enabled=" + enabled + ")");
       out().flush();
       return 0;
@@ -233,7 +240,45 @@ public final class AdminCli {
     @Override
     public Integer call() {
       String answer = http().call("PUT", NS + "/operator/log", Map.of("logName", logger, "logLevel", level));
-      out().println(parent.json ? answer : logger + " logs at " + level + " on " + parent.server);
+      out().println(cli().json ? answer : logger + " logs at " + level + " on " + cli().server);
+      out().flush();
+      return 0;
+    }
+  }
+
+  @Command(name = "snapshot", description = "Has the member at --server write a Raft snapshot now; prints its log index.")
+  static final class Snapshot extends Sub {
+    @Override
+    public Integer call() {
+      JsonNode body = http().json("POST", "/nacre/v1/raft/snapshot", Map.of());
+      Table table = new Table("MEMBER", "SNAPSHOT-INDEX");
+      table.row(body.path("member").asText(), body.path("snapshotIndex").asLong());
+      return show(body, table);
+    }
+  }
+
+  @Command(name = "leader", description = "Raft leadership; see its subcommand transfer.",
+      subcommands = AdminCli.LeaderTransfer.class)
+  static final class Leader implements Callable<Integer> {
+    @ParentCommand AdminCli parent;
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      spec.commandLine().usage(spec.commandLine().getErr());
+      return 2;
+    }
+  }
+
+  @Command(name = "transfer", description = "Hands Raft leadership to the member HOST:PORT and waits until it leads.")
+  static final class LeaderTransfer extends Sub {
+    @Parameters(index = "0", paramLabel = "HOST:PORT", description = "The member's main port, as in nacre.members.")
+    String member;
+
+    @Override
+    public Integer call() {
+      JsonNode body = http().json("POST", "/nacre/v1/raft/leader", Map.of("member", member));
+      out().println(cli().json ? body.toPrettyString() : body.path("leader").asText() + " leads the Raft group");
       out().flush();
       return 0;
     }

@@ -56,17 +56,20 @@ public final class RatisProperties {
 
   /**
    * Ratis parameters (objects, not keys) for both the server and the client of this member: its
-   * services on the transport threads, and with a cluster secret, mutual TLS from {@code tls} on
-   * every channel (server, client and admin share the one Raft port); without ({@code null}), none.
+   * services on the transport threads when {@code handlersOnTransportThreads}, and with a cluster
+   * secret, mutual TLS from {@code tls} on every channel (server, client and admin share the one
+   * Raft port); without ({@code null}), none.
    */
-  public static Parameters parameters(GrpcTlsConfig tls) {
+  public static Parameters parameters(GrpcTlsConfig tls, boolean handlersOnTransportThreads) {
     Parameters p = new Parameters();
-    // Ratis' handlers hand each message from the transport thread to a pooled thread and answer
-    // through futures; none of them waits on the network. Running them on the transport thread
-    // saves a thread wake-up per message: 12-16% of the CPU of a replicated write (3 in-process
-    // members, one writer; docs/PERFORMANCE.md). What they may wait on, a vote's metadata flush or
-    // a full log queue, is the member's own disk, which every later message waits on anyway.
-    GrpcConfigKeys.Server.setServicesCustomizer(p, (builder, types) -> builder.directExecutor());
+    if (handlersOnTransportThreads) {
+      // Ratis' handlers hand each message from the transport thread to a pooled thread and answer
+      // through futures; none of them waits on the network. Running them on the transport thread
+      // saves a thread wake-up per message: 12-16% of the CPU of a replicated write (3 in-process
+      // members, one writer; docs/PERFORMANCE.md). What they may wait on, a vote's metadata flush
+      // or a full log queue, is the member's own disk, which every later message waits on anyway.
+      GrpcConfigKeys.Server.setServicesCustomizer(p, (builder, types) -> builder.directExecutor());
+    }
     if (tls != null) {
       // Sets the default that Ratis' server, client and admin TLS settings all fall back to.
       GrpcConfigKeys.TLS.setConf(p, tls);

@@ -1,0 +1,82 @@
+package dev.nacre.node.api;
+
+import dev.nacre.consensus.raft.ConsensusUnavailableException;
+import dev.nacre.node.config.MemberAddress;
+import dev.nacre.node.http.ApiRequest;
+import dev.nacre.node.http.ApiResponse;
+import dev.nacre.node.http.HttpError;
+import dev.nacre.node.http.Router;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The operator's Raft commands (Nacos has none; {@code scripts/nacre snapshot} and
+ * {@code nacre leader transfer} call them): {@code POST /nacre/v1/raft/snapshot} has this node's
+ * member write a snapshot now, {@code POST /nacre/v1/raft/leader?member=HOST:PORT} hands the
+ * group's leadership to that member. Both wait up to the CP timeout.
+ */
+public final class RaftAdminApi {
+  static final String BASE = "/nacre/v1/raft";
+
+  /** What the commands ask of this node's Raft member. */
+  public interface RaftAdmin {
+    /** Writes a snapshot now; returns its log index. */
+    long takeSnapshot();
+
+    /** Hands leadership to the member at this address (a configured member) and returns once it leads. */
+    void transferLeadership(MemberAddress member);
+  }
+
+  private final String self;
+  private final List<MemberAddress> members;
+  private final RaftAdmin raft;
+  private final Json json;
+
+  public RaftAdminApi(String self, List<String> members, RaftAdmin raft, Json json) {
+    this.self = self;
+    this.members = members.stream().map(MemberAddress::parse).toList();
+    this.raft = raft;
+    this.json = json;
+  }
+
+  public void register(Router router) {
+    router.add("POST", BASE + "/snapshot", this::snapshot).add("POST", BASE + "/leader", this::transfer);
+  }
+
+  private ApiResponse snapshot(ApiRequest r) {
+    long index;
+    try {
+      index = raft.takeSnapshot();
+    } catch (ConsensusUnavailableException e) {
+      throw new HttpError(503, e.getMessage());
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("member", self);
+    body.put("snapshotIndex", index);
+    return json.response(body);
+  }
+
+  private ApiResponse transfer(ApiRequest r) {
+    String asked = r.param("member").orElseThrow(() -> HttpError.badRequest(
+        "Param 'member' is required: the HOST:PORT (main port) of the member that should lead."));
+    MemberAddress member;
+    try {
+      member = MemberAddress.parse(asked);
+    } catch (IllegalArgumentException e) {
+      throw HttpError.badRequest("Param 'member' is illegal: " + e.getMessage());
+    }
+    if (!members.contains(member)) {
+      throw HttpError.badRequest("Param 'member' is illegal: " + member + " is not a member of this cluster;"
+          + " members: " + members);
+    }
+    try {
+      raft.transferLeadership(member);
+    } catch (ConsensusUnavailableException e) {
+      throw new HttpError(503, e.getMessage());
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("leader", member.toString());
+    return json.response(body);
+  }
+}
