@@ -82,6 +82,36 @@ class MetricsTest {
     }
   }
 
+  /** Issue 12 §1: instances and services per namespace, from the index at each scrape. */
+  @Test
+  void namespacesAreCountedApart() {
+    try (TestNode node = TestNode.start(dir)) {
+      for (int i = 1; i <= 2; i++) {
+        assertThat(node.http.post(NS + "/instance", Map.of("serviceName", "ns-a", "ip", "127.0.8." + i, "port", "80"))
+            .status()).isEqualTo(200);
+      }
+      assertThat(node.http.post(NS + "/instance", Map.of("namespaceId", "team-b", "serviceName", "ns-b",
+          "ip", "127.0.8.3", "port", "80")).status()).isEqualTo(200);
+      assertThat(node.http.post(NS + "/instance", Map.of("namespaceId", "team-b", "serviceName", "ns-b-cp",
+          "ip", "127.0.8.4", "port", "80", "ephemeral", "false")).status()).isEqualTo(200);
+
+      String scrape = node.http.get("/metrics", Map.of()).body();
+      assertThat(sample(scrape, "nacre_namespace_services", "namespace=\"public\"")).isEqualTo(1.0);
+      assertThat(sample(scrape, "nacre_namespace_services", "namespace=\"team-b\"")).isEqualTo(2.0);
+      assertThat(sample(scrape, "nacre_namespace_instances", "namespace=\"public\"", "kind=\"ephemeral\""))
+          .isEqualTo(2.0);
+      assertThat(sample(scrape, "nacre_namespace_instances", "namespace=\"team-b\"", "kind=\"ephemeral\""))
+          .isEqualTo(1.0);
+      assertThat(sample(scrape, "nacre_namespace_instances", "namespace=\"team-b\"", "kind=\"persistent\""))
+          .isEqualTo(1.0);
+
+      assertThat(node.http.delete(NS + "/instance", Map.of("namespaceId", "team-b", "serviceName", "ns-b",
+          "ip", "127.0.8.3", "port", "80")).status()).isEqualTo(200);
+      assertThat(sample(node.http.get("/metrics", Map.of()).body(), "nacre_namespace_instances",
+          "namespace=\"team-b\"", "kind=\"ephemeral\"")).as("read again at the next scrape").isEqualTo(0.0);
+    }
+  }
+
   @Test
   void aScrapeAfterAKnownWorkloadShowsItsNumbers() {
     try (TestNode node = TestNode.start(dir)) {

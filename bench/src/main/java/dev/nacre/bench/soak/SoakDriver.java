@@ -38,6 +38,9 @@ import picocli.CommandLine.Option;
  * 1 when a view is wrong or a persistent write never succeeded. Its own lines start with
  * {@code soak: } (the official client logs to the same output).
  *
+ * <p>The registry reaches a steady size (each client keeps at most one ephemeral instance per
+ * service and {@code --persistent-per-client} persistent ones), so what grows is a leak, not data.
+ *
  * <p>What the clients hold: an ephemeral call that fails still happens (the client's redo
  * registers or removes it once connected again); a persistent call is retried until it succeeds
  * (register and deregister are idempotent), up to a bound.
@@ -56,6 +59,9 @@ public final class SoakDriver implements Callable<Integer> {
   int rate;
   @Option(names = "--services", defaultValue = "20", description = "ephemeral services per client, and persistent services")
   int services;
+  @Option(names = "--persistent-per-client", defaultValue = "100",
+      description = "persistent instances a client holds at most: past it, it removes one instead of adding")
+  int persistentPerClient;
   @Option(names = "--settle-seconds", defaultValue = "90", description = "bound for the final views to match")
   int settleSeconds;
   @Option(names = "--seed", defaultValue = "20261201")
@@ -129,7 +135,7 @@ public final class SoakDriver implements Callable<Integer> {
         int port = ephemeral.remove(service);
         update(service, ip + ":" + port, null);
         ephemeralCall(() -> naming.deregisterInstance(service, instance(ip, port, true)));
-      } else if (dice < 85) {
+      } else if (dice < 85 && persistent.size() < persistentPerClient) {
         String service = "soak-p-" + random.nextInt(services);
         int port = 1 + random.nextInt(60000);
         if (persistentCall(() -> naming.registerInstance(service, instance(ip, port, false)), endNanos)) {

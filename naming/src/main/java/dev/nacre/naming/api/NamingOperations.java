@@ -13,6 +13,7 @@ import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServicePage;
 import dev.nacre.naming.model.ServiceView;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -112,6 +113,9 @@ public interface NamingOperations {
 
   /** How much the registry holds right now, for metrics. */
   RegistryCounts counts();
+
+  /** {@link #counts()} per namespace id (namespaces with at least one service), in one pass. */
+  Map<String, RegistryCounts> countsByNamespace();
 
   // --- Ephemeral instances owned by a client connection (Nacos 2.x gRPC) on this node. ---
 

@@ -26,8 +26,10 @@ import dev.nacre.naming.validate.NamingValidator;
 import dev.nacre.proto.naming.NamingOperation;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -249,13 +251,27 @@ public final class RegistryOperations implements NamingOperations {
     int services = 0;
     int ephemeralCount = 0;
     int persistentCount = 0;
-    for (ServiceSnapshot service : index.allServices()) {
-      services++;
-      int persistent = service.persistentInstances().size();
-      persistentCount += persistent;
-      ephemeralCount += service.instances().size() - persistent;
+    for (RegistryCounts c : countsByNamespace().values()) {
+      services += c.services();
+      ephemeralCount += c.ephemeralInstances();
+      persistentCount += c.persistentInstances();
     }
     return new RegistryCounts(services, ephemeralCount, persistentCount);
+  }
+
+  @Override
+  public Map<String, RegistryCounts> countsByNamespace() {
+    Map<String, int[]> sums = new TreeMap<>(); // namespace -> {services, ephemeral, persistent}
+    for (ServiceSnapshot service : index.allServices()) {
+      int[] sum = sums.computeIfAbsent(service.key().namespaceId(), n -> new int[3]);
+      int persistent = service.persistentInstances().size();
+      sum[0]++;
+      sum[1] += service.instances().size() - persistent;
+      sum[2] += persistent;
+    }
+    Map<String, RegistryCounts> counts = new TreeMap<>();
+    sums.forEach((namespace, sum) -> counts.put(namespace, new RegistryCounts(sum[0], sum[1], sum[2])));
+    return counts;
   }
 
   @Override

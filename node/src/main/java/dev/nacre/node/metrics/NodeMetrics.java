@@ -6,6 +6,7 @@ import dev.nacre.consensus.distro.DistroStatus;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.RatisReplicatedLog;
 import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.naming.model.RegistryCounts;
 import dev.nacre.naming.push.PushObserver;
 import dev.nacre.node.api.NodeCounts;
 import dev.nacre.node.client.ClientRequestObserver;
@@ -17,6 +18,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -27,11 +30,13 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
@@ -50,6 +55,8 @@ public final class NodeMetrics implements AutoCloseable {
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final JvmGcMetrics gc = new JvmGcMetrics();
+  /** Meters whose rows (one per namespace, say) are set from their home right before a scrape. */
+  private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
 
   public NodeMetrics(String node) {
     registry.config().commonTags("node", node);
@@ -71,6 +78,23 @@ public final class NodeMetrics implements AutoCloseable {
     gauge("nacre.instances.responsible", "instances this node owns or health-checks", node::responsibleInstances);
     gauge("nacre.subscriptions", "subscriptions (client and service) held on this node", node::subscriptions);
     gauge("nacre.clients", "Nacos 2.x clients connected to this node", node::clients);
+    MultiGauge services = MultiGauge.builder("nacre.namespace.services")
+        .description("services per namespace").register(registry);
+    MultiGauge instances = MultiGauge.builder("nacre.namespace.instances")
+        .description("instances per namespace and kind (ephemeral, persistent) held on this node").register(registry);
+    // Rows per namespace, from one pass over the index right before each scrape.
+    beforeScrape.add(() -> {
+      Map<String, RegistryCounts> counts = naming.countsByNamespace();
+      List<MultiGauge.Row<?>> serviceRows = new ArrayList<>();
+      List<MultiGauge.Row<?>> instanceRows = new ArrayList<>();
+      counts.forEach((namespace, c) -> {
+        serviceRows.add(MultiGauge.Row.of(Tags.of("namespace", namespace), c.services()));
+        instanceRows.add(MultiGauge.Row.of(Tags.of("namespace", namespace, "kind", "ephemeral"), c.ephemeralInstances()));
+        instanceRows.add(MultiGauge.Row.of(Tags.of("namespace", namespace, "kind", "persistent"), c.persistentInstances()));
+      });
+      services.register(serviceRows, true);
+      instances.register(instanceRows, true);
+    });
   }
 
   /** Raft snapshot figures, read when scraped: index -1 and age -1 before the first snapshot. */
@@ -208,6 +232,7 @@ public final class NodeMetrics implements AutoCloseable {
   }
 
   private ApiResponse scrape(ApiRequest request) {
+    beforeScrape.forEach(Runnable::run);
     return new ApiResponse(200, CONTENT_TYPE, registry.scrape().getBytes(StandardCharsets.UTF_8));
   }
 
