@@ -18,6 +18,7 @@ import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import java.io.Writer;
 import java.math.BigInteger;
 import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -62,7 +63,7 @@ class OperatorCertificatesTest {
   /** An operator's authority and one certificate for host 127.0.0.1, shared by every member here. */
   private record Pki(Path cert, Path key, Path ca) {}
 
-  private Pki pki() throws Exception {
+  private static Pki pki(Path folder) throws Exception {
     KeyPair ca = ecKeys();
     X500Name caName = new X500Name("CN=Operator test CA");
     X509Certificate caCert = sign(new JcaX509v3CertificateBuilder(caName, BigInteger.ONE, from(), until(), caName, ca.getPublic())
@@ -76,7 +77,8 @@ class OperatorCertificatesTest {
             new ExtendedKeyUsage(new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}))
         .addExtension(Extension.subjectAlternativeName, false,
             new GeneralNames(new GeneralName(GeneralName.iPAddress, "127.0.0.1"))), ca.getPrivate());
-    Pki pki = new Pki(dir.resolve("member.pem"), dir.resolve("member.key"), dir.resolve("ca.pem"));
+    Files.createDirectories(folder);
+    Pki pki = new Pki(folder.resolve("member.pem"), folder.resolve("member.key"), folder.resolve("ca.pem"));
     writePem(pki.cert(), hostCert);
     writePem(pki.key(), new JcaPKCS8Generator(host.getPrivate(), null));
     writePem(pki.ca(), caCert);
@@ -85,7 +87,7 @@ class OperatorCertificatesTest {
 
   @Test
   void membersTalkOverTheOperatorsCertificatesAndRefuseSecretDerivedOnes() throws Exception {
-    Pki pki = pki();
+    Pki pki = pki(dir);
     Map<String, String> files = Map.of("nacre.tls.cert", pki.cert().toString(),
         "nacre.tls.key", pki.key().toString(), "nacre.tls.ca", pki.ca().toString());
     try (LocalCluster c = LocalCluster.start(dir.resolve("cluster"), 3, files)) {
@@ -122,6 +124,29 @@ class OperatorCertificatesTest {
           .as("Raft port, a certificate derived from the cluster secret").isEqualTo(Status.Code.UNAVAILABLE);
       assertThat(ping(port - 1000, operator.clientTls(), operator))
           .as("Raft port, the operator's").isEqualTo(Status.Code.UNIMPLEMENTED);
+
+      // Renewal: the operator replaces the files with a new authority's; no member restarts.
+      Path kept = Files.createDirectories(dir.resolve("replaced"));
+      Pki replaced = new Pki(Files.copy(pki.cert(), kept.resolve("member.pem")),
+          Files.copy(pki.key(), kept.resolve("member.key")), Files.copy(pki.ca(), kept.resolve("ca.pem")));
+      PeerAuth replacedProbe = new PeerAuth(secret, Set.of(c.address(0), c.address(1)), c.address(1),
+          Optional.of(new TlsFiles(replaced.cert(), replaced.key(), replaced.ca())));
+      Pki renewed = pki(dir.resolve("renewed"));
+      Files.copy(renewed.cert(), pki.cert(), StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(renewed.key(), pki.key(), StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(renewed.ca(), pki.ca(), StandardCopyOption.REPLACE_EXISTING);
+      PeerAuth renewedProbe = new PeerAuth(secret, Set.of(c.address(0), c.address(1)), c.address(1),
+          Optional.of(new TlsFiles(renewed.cert(), renewed.key(), renewed.ca())));
+      await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+        assertThat(ping(port + 1001, renewedProbe.clientTls(), renewedProbe)).as("peer port, renewed").isEqualTo(Status.Code.OK);
+        assertThat(ping(port - 1000, renewedProbe.clientTls(), renewedProbe)).as("Raft port, renewed")
+            .isEqualTo(Status.Code.UNIMPLEMENTED);
+      });
+      assertThat(ping(port + 1001, replacedProbe.clientTls(), replacedProbe)).as("peer port, the replaced authority's")
+          .isEqualTo(Status.Code.UNAVAILABLE);
+      assertThat(c.http(follower).post(NS + "/instance",
+          Map.of("serviceName", "cp", "ip", "127.0.6.3", "port", "80", "ephemeral", "false")).status())
+          .as("CP writes go on after the renewal").isEqualTo(200);
     }
   }
 

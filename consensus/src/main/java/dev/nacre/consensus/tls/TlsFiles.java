@@ -7,8 +7,9 @@ import org.apache.ratis.grpc.GrpcTlsConfig;
 
 /**
  * An operator's own certificates for the member ports, in place of the secret-derived ones: PEM
- * files read by each TLS stack as it starts (never parsed or copied here). Both member ports use
- * them; servers require a client certificate and every side trusts only {@code authorities}.
+ * files, read again when they change ({@link ReloadingTls}), so that certificates are renewed
+ * without a restart. Both member ports use them; servers require a client certificate and every
+ * side trusts only {@code authorities}.
  *
  * @param certificateChain this member's certificate, then any intermediates (PEM); it must name
  *     the host the other members dial (a subject alternative name), and serve as both a TLS
@@ -31,8 +32,9 @@ public record TlsFiles(Path certificateChain, Path privateKey, Path authorities)
     }
   }
 
-  /** Mutual TLS for Ratis' server, client and admin channels. */
+  /** Mutual TLS for Ratis' server, client and admin channels, following changes of the files. */
   public GrpcTlsConfig grpcTlsConfig() {
-    return new GrpcTlsConfig(privateKey.toFile(), certificateChain.toFile(), authorities.toFile(), true);
+    ReloadingTls tls = new ReloadingTls(this);
+    return new GrpcTlsConfig(tls.keyManager(), tls.trustManager(), true);
   }
 }

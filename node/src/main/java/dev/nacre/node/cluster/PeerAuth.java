@@ -1,5 +1,6 @@
 package dev.nacre.node.cluster;
 
+import dev.nacre.consensus.tls.ReloadingTls;
 import dev.nacre.consensus.tls.SecretDerivedTls;
 import dev.nacre.consensus.tls.TlsFiles;
 import dev.nacre.node.config.MemberAddress;
@@ -19,7 +20,6 @@ import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
-import java.io.File;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
@@ -70,12 +70,10 @@ public final class PeerAuth {
     String host = MemberAddress.parse(self).host();
     try {
       if (files.isPresent()) {
-        File chain = files.get().certificateChain().toFile();
-        File key = files.get().privateKey().toFile();
-        File authorities = files.get().authorities().toFile();
-        this.serverTls = GrpcSslContexts.configure(SslContextBuilder.forServer(chain, key))
-            .trustManager(authorities).clientAuth(ClientAuth.REQUIRE).build();
-        this.clientTls = GrpcSslContexts.forClient().keyManager(chain, key).trustManager(authorities).build();
+        ReloadingTls tls = new ReloadingTls(files.get()); // new certificates apply to new connections
+        this.serverTls = GrpcSslContexts.configure(SslContextBuilder.forServer(tls.keyManager()))
+            .trustManager(tls.trustManager()).clientAuth(ClientAuth.REQUIRE).build();
+        this.clientTls = GrpcSslContexts.forClient().keyManager(tls.keyManager()).trustManager(tls.trustManager()).build();
       } else {
         SecretDerivedTls tls = SecretDerivedTls.issue(secret, self, host);
         this.serverTls = GrpcSslContexts.configure(SslContextBuilder.forServer(tls.memberKey(), tls.memberCertificate()))
