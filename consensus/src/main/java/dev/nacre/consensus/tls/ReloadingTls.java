@@ -5,6 +5,7 @@ import java.io.Reader;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.Principal;
@@ -46,7 +47,10 @@ public final class ReloadingTls {
   private volatile Loaded current;
   private volatile long nextCheckNanos;
 
-  private record Loaded(List<Object> stamp, X509ExtendedKeyManager keys, X509ExtendedTrustManager trust) {}
+  /** What a file looked like when it was read: a change in either means it was replaced. */
+  private record FileStamp(FileTime modified, long size) {}
+
+  private record Loaded(List<FileStamp> stamps, X509ExtendedKeyManager keys, X509ExtendedTrustManager trust) {}
 
   /** Loads the files now; throws {@link IllegalArgumentException} saying which file is wrong. */
   public ReloadingTls(TlsFiles files) {
@@ -57,7 +61,7 @@ public final class ReloadingTls {
     this.files = files;
     this.nanoClock = nanoClock;
     try {
-      this.current = load(stamp());
+      this.current = load(stamps());
     } catch (IOException | GeneralSecurityException | RuntimeException e) {
       throw new IllegalArgumentException("cannot load the TLS files " + files + " (" + e.getMessage()
           + "): give PEM files, the key unencrypted PKCS#8", e);
@@ -89,9 +93,9 @@ public final class ReloadingTls {
 
   private void reloadIfChanged() {
     try {
-      List<Object> stamp = stamp();
-      if (!stamp.equals(current.stamp())) {
-        current = load(stamp);
+      List<FileStamp> stamps = stamps();
+      if (!stamps.equals(current.stamps())) {
+        current = load(stamps);
         log.info("TLS: loaded new certificates from {}", files);
       }
     } catch (IOException | GeneralSecurityException | RuntimeException e) {
@@ -100,16 +104,15 @@ public final class ReloadingTls {
     }
   }
 
-  private List<Object> stamp() throws IOException {
-    List<Object> stamp = new ArrayList<>();
+  private List<FileStamp> stamps() throws IOException {
+    List<FileStamp> stamps = new ArrayList<>(3);
     for (Path file : List.of(files.certificateChain(), files.privateKey(), files.authorities())) {
-      stamp.add(Files.getLastModifiedTime(file));
-      stamp.add(Files.size(file));
+      stamps.add(new FileStamp(Files.getLastModifiedTime(file), Files.size(file)));
     }
-    return stamp;
+    return stamps;
   }
 
-  private Loaded load(List<Object> stamp) throws IOException, GeneralSecurityException {
+  private Loaded load(List<FileStamp> stamps) throws IOException, GeneralSecurityException {
     List<X509Certificate> chain = certificates(files.certificateChain());
     List<X509Certificate> authorities = certificates(files.authorities());
     if (chain.isEmpty() || authorities.isEmpty()) {
@@ -129,7 +132,7 @@ public final class ReloadingTls {
     }
     TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
     trust.init(trustStore);
-    return new Loaded(stamp, (X509ExtendedKeyManager) keys.getKeyManagers()[0],
+    return new Loaded(stamps, (X509ExtendedKeyManager) keys.getKeyManagers()[0],
         (X509ExtendedTrustManager) trust.getTrustManagers()[0]);
   }
 
