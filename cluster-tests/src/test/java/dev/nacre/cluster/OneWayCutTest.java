@@ -61,4 +61,37 @@ class OneWayCutTest {
           assertThat(c.hosts(follower, "one-way")).containsExactly("127.0.9.1:80", "127.0.9.2:80", "127.0.9.3:80"));
     }
   }
+
+  /**
+   * The leader alone holds the newest entry among the two members left, so only it can win an
+   * election; after stepping down for lack of answers it must stand again within an election
+   * timeout or so, not after Ratis' default 10 s wait (which left the fault suite's group without
+   * a leader for 10 s).
+   */
+  @Test
+  void aLeaderThatSteppedDownHoldingTheNewestEntryStandsAgainAtOnce() {
+    try (LocalCluster c = LocalCluster.start(dir, 3, Map.of())) {
+      RaftPartitionTest.awaitLeader(c);
+      int leader = c.leader();
+      int follower = (leader + 1) % 3;
+      assertThat(c.http(leader).post(NS + "/instance", RaftPartitionTest.persistent("step-down", "127.0.9.1")).status()).isEqualTo(200);
+      c.stopNode((leader + 2) % 3);
+
+      c.faults().cutOneWay(c.address(leader), c.address(follower));
+      // Appended on the leader only: it cannot commit, and the leader steps down meanwhile.
+      var uncommitted = c.http(leader).post(NS + "/instance", RaftPartitionTest.persistent("step-down", "127.0.9.2"));
+      assertThat(uncommitted.status()).as(uncommitted.body()).isEqualTo(503);
+      await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).alias("the cut leader steps down")
+          .until(() -> !c.node(leader).raftStatus().role().equals("LEADER"));
+      c.faults().heal(c.address(leader), c.address(follower));
+      long healed = System.nanoTime();
+
+      await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).alias("a leader again after the heal")
+          .until(() -> c.leader() >= 0);
+      assertThat(c.leader()).as("only the member with the newest entry can win").isEqualTo(leader);
+      assertThat(c.http(follower).post(NS + "/instance", RaftPartitionTest.persistent("step-down", "127.0.9.3")).status())
+          .isEqualTo(200);
+      System.out.printf("heal to acknowledged CP write: %d ms%n", Duration.ofNanos(System.nanoTime() - healed).toMillis());
+    }
+  }
 }
