@@ -145,7 +145,11 @@ class NemesisScenarioTest {
     @Override
     public void cutOneWay(int from, int to) {
       cluster.cutOneWay(from, to);
-      s.disruption("cut " + from + " -> " + to, majorityWithout(Set.of(to)));
+      // The node that cannot send is the one that may be left out: when the leader is the node it
+      // cannot reach, its writes cannot get there (and that leader keeps leading: its own calls
+      // are answered). The node that cannot hear can lead (its calls carry the answers back), so
+      // with the third node down it is the only one whose writes must go through.
+      s.disruption("cut " + from + " -> " + to, majorityWithout(Set.of(from)));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.nacre.cluster;
 
 import dev.nacre.consensus.raft.RatisReplicatedLog;
+import dev.nacre.consensus.raft.internal.StateMachineAdapter;
 import dev.nacre.node.hooks.LinkFilter;
 import java.lang.reflect.Field;
 import java.util.List;
@@ -15,7 +16,7 @@ import org.apache.ratis.util.CodeInjectionForTesting;
  * Routes Ratis' JVM-wide test hooks ({@link CodeInjectionForTesting}) to the {@link LinkFaults} of
  * the cluster that owns the peers involved. Ratis calls each hook on the receiving server before it
  * handles a vote (pre-vote included), an append (heartbeats included), a snapshot installation, a
- * leader-election nudge or a client's write; the hook drops the call by throwing (the sender sees a
+ * leader-election nudge, a client's write or a member's batch forwarded to the leader; the hook drops the call by throwing (the sender sees a
  * failed RPC and retries as on a broken connection) or delays it by holding the handler's thread.
  * That is why a node given a link filter runs Ratis' handlers on a pool
  * ({@code RaftConfig.handlersOnTransportThreads} off): on the transport threads, which every member
@@ -64,6 +65,8 @@ final class RaftLinkHooks {
     for (String name : hookNames()) {
       CodeInjectionForTesting.put(name, RaftLinkHooks::onCall);
     }
+    // A member's writes reach the leader as forwarded batches (Ratis read-only requests).
+    CodeInjectionForTesting.put(StateMachineAdapter.FORWARD_INJECTION_POINT, RaftLinkHooks::onCall);
     installed = true;
   }
 

@@ -24,7 +24,8 @@ import java.util.Objects;
  *     TLS with certificates derived from it (see {@code dev.nacre.consensus.tls.SecretDerivedTls}), so whoever lacks
  *     it can neither join, vote, append nor submit. {@code null} (or blank, normalized to
  *     {@code null}) means no authentication: for a single node or tests on loopback only
- * @param batchesInFlight Raft entries a member keeps in flight; later operations wait and share one
+ * @param batchesInFlight Raft entries the leader keeps in flight; later operations (its own and those
+ *     the other members forward to it) wait and share one
  * @param maxBatchOperations most operations in one entry
  * @param tlsFiles an operator's certificates used on the Raft port instead of the secret-derived
  *     ones; {@code null} for those (needs a secret all the same: authentication stays on)
@@ -61,7 +62,7 @@ public record RaftConfig(
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(3);
   public static final long DEFAULT_SNAPSHOT_THRESHOLD = 10_000;
   public static final long DEFAULT_LOG_SEGMENT_SIZE_BYTES = 8L * 1024 * 1024;
-  public static final int DEFAULT_BATCHES_IN_FLIGHT = 2;
+  public static final int DEFAULT_BATCHES_IN_FLIGHT = 1;
   public static final int DEFAULT_MAX_BATCH_OPERATIONS = 256;
   /** Shorter secrets are rejected: the secret is the only key to the cluster. */
   public static final int MIN_CLUSTER_SECRET_LENGTH = 16;

@@ -5,12 +5,16 @@ import dev.nacre.consensus.raft.internal.ApplyResult;
 import dev.nacre.consensus.raft.internal.BoundedCalls;
 import dev.nacre.consensus.raft.internal.EarlyElection;
 import dev.nacre.consensus.raft.internal.EntryCodec;
+import dev.nacre.consensus.raft.internal.ForwardedRequests;
+import dev.nacre.consensus.raft.internal.LeaderEntries;
 import dev.nacre.consensus.raft.internal.LeaderWatch;
 import dev.nacre.consensus.raft.internal.OperationBatcher;
 import dev.nacre.consensus.raft.internal.RatisProperties;
+import dev.nacre.consensus.raft.internal.RenewableClient;
 import dev.nacre.consensus.raft.internal.ReadIndexBarrier;
 import dev.nacre.consensus.tls.SecretDerivedTls;
 import dev.nacre.consensus.raft.internal.StateMachineAdapter;
+import dev.nacre.consensus.raft.internal.TrackedOperation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
@@ -35,8 +40,6 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
-import org.apache.ratis.protocol.exceptions.RaftRetryFailureException;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.SnapshotInfo;
@@ -45,8 +48,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link ReplicatedLog} on one Apache Ratis group over gRPC: a Raft server for this member plus a
- * client that sends writes to the leader and read barriers to this member. Every call is bounded
+ * {@link ReplicatedLog} on one Apache Ratis group over gRPC: a Raft server for this member, a client
+ * that appends entries while this member leads and sends read barriers to it, and a client that
+ * forwards writes to the leader while another member leads. Every call is bounded
  * by {@link RaftConfig#requestTimeout()}; callbacks of returned futures run on a thread of this
  * log, never on Ratis' apply thread.
  *
@@ -58,6 +62,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class RatisReplicatedLog implements ReplicatedLog {
   private static final Logger log = LoggerFactory.getLogger(RatisReplicatedLog.class);
+  /**
+   * Batches a member that does not lead keeps on their way to the leader. More than one, so that
+   * its operations do not wait a whole round trip for the previous forward; the leader merges
+   * them into its own entries anyway. 4 and 16 measured alike, 1 made 1.5x as many entries.
+   */
+  private static final int FORWARDS_IN_FLIGHT = 4;
+  /** Results of forwarded operations each member keeps to answer repeats: seconds of a busy cluster. */
+  private static final int REMEMBERED_FORWARDS = 65_536;
 
   private final RaftConfig config;
   private final RaftGroupId groupId;
@@ -65,16 +77,29 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   private final RaftServer server;
   private final RaftGroup group;
   private final Parameters parameters;
-  /** Replaced by {@link #renewClientIfDisabled} once a write failure has disabled it; see {@link #submit}. */
-  private volatile RaftClient client;
-  private final Object clientLock = new Object();
+  /** Passes read barriers and sends admin requests. */
+  private final RenewableClient client;
+  /**
+   * Carries batches to the leader. Not {@link #client}: Ratis answers one client's requests in
+   * order, so a member that forwards to itself (it became leader while its forward was in flight)
+   * would have the forward's answer wait for the entry the forward itself is waiting for.
+   */
+  private final RenewableClient forwarder;
   /** When {@link #status} first saw the commit index ahead of the applied one since the last apply. */
   private volatile long behindSeenNanos = Long.MIN_VALUE;
   private final AppliedIndexWaiters appliedWaiters;
   private final LeaderWatch leaderWatch;
   private final BoundedCalls calls;
   private final ExecutorService batchCallbacks;
-  private final OperationBatcher batcher;
+  /** Batches that become Raft entries here, while this member leads. */
+  private final OperationBatcher<TrackedOperation> entries;
+  /** Batches forwarded to the leader, while another member leads. */
+  private final OperationBatcher<TrackedOperation> forwards;
+  /** Appends this member's entries while it leads. */
+  private final LeaderEntries leaderEntries;
+  /** Who this member's forwarded operations come from: unique to this run of the member. */
+  private final String forwardOrigin;
+  private final AtomicLong forwardSequence = new AtomicLong();
   private final ReadIndexBarrier readIndex;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -94,18 +119,26 @@ public final class RatisReplicatedLog implements ReplicatedLog {
         config.handlersOnTransportThreads());
     this.calls = new BoundedCalls(config.selfId());
     this.batchCallbacks = Executors.newSingleThreadExecutor(daemon("nacre-raft-batch-" + config.selfId()));
-    this.batcher = new OperationBatcher(config.batchesInFlight(), config.maxBatchOperations(), this::sendBatch,
+    this.forwardOrigin = config.selfId() + "/" + UUID.randomUUID(); // the leader reads the peer id back
+    this.entries = new OperationBatcher<>(config.batchesInFlight(), config.maxBatchOperations(), this::appendEntry,
         batchCallbacks);
+    this.forwards = new OperationBatcher<>(FORWARDS_IN_FLIGHT, config.maxBatchOperations(), this::forwardToLeader,
+        batchCallbacks);
+    ForwardedRequests forwarded = new ForwardedRequests(entries::submit, appliedWaiters::applied, REMEMBERED_FORWARDS);
     this.server = RaftServer.newBuilder()
         .setServerId(selfId)
         .setGroup(group)
         .setProperties(RatisProperties.server(config))
         .setParameters(parameters)
-        .setStateMachine(new StateMachineAdapter(config.selfId(), stateMachine, appliedWaiters, leaderWatch))
+        .setStateMachine(new StateMachineAdapter(config.selfId(), stateMachine, appliedWaiters, leaderWatch,
+            forwarded))
         .setOption(RaftStorage.StartupOption.RECOVER)
         .build();
-    this.client = newClient();
-    this.readIndex = new ReadIndexBarrier(() -> client, selfId, calls, config.electionTimeoutMax().toMillis());
+    this.leaderEntries = new LeaderEntries(server, groupId, selfId, clientIdPrefix(config.selfId()), appliedWaiters,
+        forwarded, config.requestTimeout());
+    this.client = new RenewableClient(config.selfId(), "entries and reads", this::newClient);
+    this.forwarder = new RenewableClient(config.selfId(), "batches forwarded to the leader", this::newClient);
+    this.readIndex = new ReadIndexBarrier(client::current, selfId, calls, config.electionTimeoutMax().toMillis());
   }
 
   /**
@@ -159,7 +192,8 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     String what = "commit";
     AtomicReference<CompletableFuture<byte[]>> queued = new AtomicReference<>();
     CompletableFuture<byte[]> result = calls.call(() -> {
-          queued.set(batcher.submit(operation));
+          queued.set(leaderEntries.leadsNow() ? entries.submit(TrackedOperation.own(operation))
+              : forwards.submit(new TrackedOperation(operation, forwardOrigin, forwardSequence.incrementAndGet())));
           return queued.get().thenApply(ApplyResult::decode); // throws when rejected
         },
         config.requestTimeout().toMillis(), () -> noQuorum(what, null), error -> translate(what, error));
@@ -172,18 +206,24 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     return result;
   }
 
+  /** Late-bound: the leader's entries need the server, which needs {@link #entries} for forwards. */
+  private CompletableFuture<List<byte[]>> appendEntry(List<TrackedOperation> operations) {
+    return leaderEntries.append(operations);
+  }
+
   /**
-   * Sends one batch as one Raft entry. The client retries through elections until the request
-   * timeout; the batch completes once this member has applied the entry itself, so a read of
-   * local state right after a write sees it.
+   * Hands the batch to the leader as a read-only request, which Ratis serves only on the leader
+   * (redirecting and retrying through elections like a write; see {@code ForwardedRequests} for
+   * repeats), and completes once this member has applied as far as the leader had when it answered.
    */
-  private CompletableFuture<List<byte[]>> sendBatch(List<byte[]> operations) {
-    RaftClient sender = client;
-    return sender.async().send(Message.valueOf(UnsafeByteOperations.unsafeWrap(EntryCodec.encodeBatch(operations))))
-        .whenComplete((reply, error) -> renewClientIfDisabled(sender, error))
+  private CompletableFuture<List<byte[]>> forwardToLeader(List<TrackedOperation> operations) {
+    RaftClient sender = forwarder.current();
+    Message forward = Message.valueOf(UnsafeByteOperations.unsafeWrap(EntryCodec.encodeForward(operations)));
+    return sender.async().sendReadOnlyNonLinearizable(forward)
+        .whenComplete((reply, error) -> forwarder.renewIfDisabled(sender, error))
         .thenCompose(reply -> {
-          List<byte[]> results = EntryCodec.decodeOutcomes(replyContent("commit", reply), operations.size());
-          return appliedWaiters.await(reply.getLogIndex()).thenApply(v -> results);
+          EntryCodec.Reply answer = EntryCodec.decodeReply(replyContent("commit", reply), operations.size());
+          return appliedWaiters.await(answer.appliedIndex()).thenApply(v -> answer.results());
         });
   }
 
@@ -193,40 +233,6 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     long timeoutMs = config.requestTimeout().toMillis();
     return calls.call(() -> readIndex.pass(timeoutMs, cause -> noQuorum(what, cause)), timeoutMs,
         () -> noQuorum(what, null), error -> translate(what, error));
-  }
-
-  /**
-   * Ratis sends async writes of one client as one ordered stream (a sliding window of sequence
-   * numbers). When a write's retries run out (no quorum for the request timeout), Ratis fails that
-   * write and every later one of the window, and keeps failing every new write of that client with
-   * {@link AlreadyClosedException}, even once the group has a leader again. So such a failure means
-   * this client can never write again: replace it. Its writes in flight have all failed already;
-   * closing it also fails its unordered read barriers, which retry on the new client. The write
-   * that timed out may still be committed (once) from the survivor's log, but the closed client
-   * never resends it. Chosen over the alternatives: the blocking API on a 16-thread executor
-   * (independent writes) measured 0.6x of this throughput at 64 writes in flight and 0.4x at 256
-   * (3 local members, one follower writing); retrying writes forever would queue every later
-   * write behind the one that timed out, for as long as the outage lasts.
-   */
-  private void renewClientIfDisabled(RaftClient failed, Throwable error) {
-    Throwable cause = BoundedCalls.unwrap(error);
-    if (!(cause instanceof RaftRetryFailureException || cause instanceof AlreadyClosedException)) {
-      return;
-    }
-    RaftClient renewed;
-    synchronized (clientLock) {
-      if (client != failed || closed.get()) {
-        return; // already renewed by a concurrent failure, or this member is stopping
-      }
-      renewed = newClient();
-      client = renewed;
-    }
-    log.info("[{}] Raft client {} gave up a write ({}); writes continue on new client {}", config.selfId(),
-        failed.getId(), cause.getClass().getSimpleName(), renewed.getId());
-    // Not on this thread: it may be one of the failed client's own, which closing waits for.
-    Thread closer = new Thread(() -> closeQuietly("client", failed), "nacre-raft-client-close-" + config.selfId());
-    closer.setDaemon(true);
-    closer.start();
   }
 
   /**
@@ -301,7 +307,8 @@ public final class RatisReplicatedLog implements ReplicatedLog {
    */
   public long takeSnapshot() {
     try {
-      RaftClientReply reply = client.getSnapshotManagementApi(selfId).create(true, config.requestTimeout().toMillis());
+      RaftClientReply reply = client.current().getSnapshotManagementApi(selfId)
+          .create(true, config.requestTimeout().toMillis());
       if (!reply.isSuccess()) {
         throw new ConsensusUnavailableException("[" + config.selfId() + "] the Raft member did not write a snapshot: "
             + reply.getException() + "; check its log and the free space of " + config.storageDir(), reply.getException());
@@ -323,7 +330,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
       throw new IllegalArgumentException(peerId + " is not a member of the Raft group; members: " + config.peers().keySet());
     }
     try {
-      RaftClientReply reply = client.admin().transferLeadership(RaftPeerId.valueOf(peerId),
+      RaftClientReply reply = client.current().admin().transferLeadership(RaftPeerId.valueOf(peerId),
           config.requestTimeout().toMillis());
       if (!reply.isSuccess()) {
         throw new ConsensusUnavailableException("[" + config.selfId() + "] leadership did not move to " + peerId + ": "
@@ -343,6 +350,11 @@ public final class RatisReplicatedLog implements ReplicatedLog {
       log.debug("[{}] could not stand for election: {}", config.selfId(), e.toString());
       return false;
     }
+  }
+
+  /** Operations waiting for a batch here, to the leader or into an entry. For tests. */
+  int queuedOperations() {
+    return entries.queued() + forwards.queued();
   }
 
   /** First index still in this member's log; grows when a snapshot lets Ratis purge. For tests. */
@@ -370,12 +382,8 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     log.info("[{}] stopping Raft member", config.selfId());
     appliedWaiters.close(() -> stopped("complete"));
     calls.close(() -> stopped("complete"));
-    RaftClient last;
-    synchronized (clientLock) { // no renewal after this: renewClientIfDisabled checks closed under the lock
-      last = client;
-    }
-    // Outside the lock: closing fails the client's pending writes, whose callbacks take the lock.
-    closeQuietly("client", last);
+    client.close();
+    forwarder.close();
     closeQuietly("server", server);
     batchCallbacks.shutdown();
   }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -32,6 +33,7 @@ final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
   private volatile long term;
   /** Simulates a slow disk on this member, so that it visibly lags behind the leader. */
   private volatile long applyDelayMs;
+  private volatile CountDownLatch applyGate;
   /** Tests read while the apply thread may swap the store for a snapshot: reads wait for that. */
   private final ReadWriteLock swap = new ReentrantReadWriteLock();
 
@@ -51,8 +53,29 @@ final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
     this.applyDelayMs = applyDelayMs;
   }
 
+  /** Until {@link #releaseApplies}, the apply thread waits in the next entry (at most 30 s). */
+  void holdApplies() {
+    applyGate = new CountDownLatch(1);
+  }
+
+  void releaseApplies() {
+    CountDownLatch gate = applyGate;
+    applyGate = null;
+    if (gate != null) {
+      gate.countDown();
+    }
+  }
+
   @Override
   public List<Outcome> apply(long index, List<byte[]> operations) {
+    CountDownLatch gate = applyGate;
+    if (gate != null) {
+      try {
+        gate.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     if (applyDelayMs > 0) {
       try {
         TimeUnit.MILLISECONDS.sleep(applyDelayMs); // fault injection, not synchronisation

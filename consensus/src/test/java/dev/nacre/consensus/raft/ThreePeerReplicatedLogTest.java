@@ -117,6 +117,43 @@ class ThreePeerReplicatedLogTest {
   }
 
   /**
+   * Issue 9: a member that does not lead hands its writes to the leader, whose next entry carries
+   * them with its own. While the leader's apply is held, its one entry in flight cannot finish,
+   * so everything written meanwhile on any member must wait in the leader's queue and then leave
+   * as one entry: two entries in all. (With an entry stream per member it took six.)
+   */
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void writesOnEveryMemberShareTheLeadersEntries() {
+    try (TestCluster cluster = TestCluster.started(dir, 3, b -> b)) {
+      int leader = cluster.awaitLeader(ELECTION);
+      for (int m = 0; m < 3; m++) {
+        cluster.log(m).submit(KvStateMachine.put("warm" + m, "0")).join();
+      }
+      long before = cluster.log(leader).status().commitIndex();
+
+      cluster.machine(leader).holdApplies();
+      CompletableFuture<byte[]> first = cluster.log(leader).submit(KvStateMachine.put("first", "1"));
+      await().atMost(Duration.ofSeconds(10)).until(() -> cluster.log(leader).status().commitIndex() > before);
+      List<CompletableFuture<byte[]>> writes = new ArrayList<>();
+      for (int m = 0; m < 3; m++) {
+        for (int i = 0; i < 4; i++) {
+          writes.add(cluster.log(m).submit(KvStateMachine.put("k" + m + "-" + i, "v")));
+        }
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> cluster.log(leader).queuedOperations() == writes.size());
+      cluster.machine(leader).releaseApplies();
+      first.join();
+      writes.forEach(CompletableFuture::join);
+
+      assertThat(cluster.log(leader).status().commitIndex() - before).isEqualTo(2);
+      for (int m = 0; m < 3; m++) {
+        assertThat(cluster.machine(m).get("k" + m + "-3")).as("member %d reads its own write", m).contains("v");
+      }
+    }
+  }
+
+  /**
    * With election timeouts of 5-10 s, only an early election can give the survivors a leader
    * within 2 s of the leader's stop: the member told that its leader is gone stands at once.
    */

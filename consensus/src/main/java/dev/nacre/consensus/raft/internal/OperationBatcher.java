@@ -19,22 +19,22 @@ import java.util.function.Function;
  * An operation whose future is already done when its batch forms (its caller gave up) is dropped.
  * Thread-safe; the send function is called outside the lock, completions run on {@code callbacks}.
  */
-public final class OperationBatcher {
+public final class OperationBatcher<T> {
   private final int batchesInFlight;
   private final int maxOperations;
-  private final Function<List<byte[]>, CompletableFuture<List<byte[]>>> send;
+  private final Function<List<T>, CompletableFuture<List<byte[]>>> send;
   private final Executor callbacks;
-  private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+  private final ArrayDeque<Pending<T>> queue = new ArrayDeque<>();
   private int inFlight;
 
-  private record Pending(byte[] operation, CompletableFuture<byte[]> result) {}
+  private record Pending<T>(T operation, CompletableFuture<byte[]> result) {}
 
   /**
    * @param send submits one batch and completes with one result per operation, in order, or fails
    *     the whole batch
    */
   public OperationBatcher(int batchesInFlight, int maxOperations,
-      Function<List<byte[]>, CompletableFuture<List<byte[]>>> send, Executor callbacks) {
+      Function<List<T>, CompletableFuture<List<byte[]>>> send, Executor callbacks) {
     if (batchesInFlight < 1 || maxOperations < 1) {
       throw new IllegalArgumentException("batchesInFlight and maxOperations must be >= 1");
     }
@@ -45,8 +45,8 @@ public final class OperationBatcher {
   }
 
   /** Completes with this operation's result once its batch is committed, or with its batch's failure. */
-  public CompletableFuture<byte[]> submit(byte[] operation) {
-    Pending pending = new Pending(operation, new CompletableFuture<>());
+  public CompletableFuture<byte[]> submit(T operation) {
+    Pending<T> pending = new Pending<>(operation, new CompletableFuture<>());
     synchronized (this) {
       queue.add(pending);
     }
@@ -61,11 +61,11 @@ public final class OperationBatcher {
 
   private void sendWhileRoom() {
     while (true) {
-      List<Pending> batch = takeBatch();
+      List<Pending<T>> batch = takeBatch();
       if (batch.isEmpty()) {
         return;
       }
-      List<byte[]> operations = new ArrayList<>(batch.size());
+      List<T> operations = new ArrayList<>(batch.size());
       batch.forEach(p -> operations.add(p.operation));
       CompletableFuture<List<byte[]>> sent;
       try {
@@ -79,13 +79,13 @@ public final class OperationBatcher {
     }
   }
 
-  private synchronized List<Pending> takeBatch() {
+  private synchronized List<Pending<T>> takeBatch() {
     if (inFlight >= batchesInFlight) {
       return List.of();
     }
-    List<Pending> batch = new ArrayList<>();
+    List<Pending<T>> batch = new ArrayList<>();
     while (!queue.isEmpty() && batch.size() < maxOperations) {
-      Pending next = queue.poll();
+      Pending<T> next = queue.poll();
       if (!next.result.isDone()) {
         batch.add(next);
       }
@@ -96,7 +96,7 @@ public final class OperationBatcher {
     return batch;
   }
 
-  private void finish(List<Pending> batch, List<byte[]> results, Throwable error) {
+  private void finish(List<Pending<T>> batch, List<byte[]> results, Throwable error) {
     synchronized (this) {
       inFlight--;
     }

@@ -20,6 +20,7 @@ import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.apache.ratis.util.CodeInjectionForTesting;
 import org.apache.ratis.util.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,16 +32,25 @@ import org.slf4j.LoggerFactory;
  */
 public final class StateMachineAdapter extends BaseStateMachine {
   private static final Logger log = LoggerFactory.getLogger(StateMachineAdapter.class);
+  /**
+   * Where a test harness may cut or delay a forward on the leader, through Ratis'
+   * {@link CodeInjectionForTesting} (local: this member's id; remote: the sender's
+   * {@link RaftPeerId}). Nothing listens in production.
+   */
+  public static final String FORWARD_INJECTION_POINT = "nacre.StateMachineAdapter.forwardedBatch";
 
   private final String selfId;
   private final ReplicatedStateMachine delegate;
   private final CheckpointSnapshotStorage storage;
   private final AppliedIndexWaiters appliedWaiters;
   private final LeaderWatch leaderWatch;
+  private final ForwardedRequests forwarded;
 
-  public StateMachineAdapter(
-      String selfId, ReplicatedStateMachine delegate, AppliedIndexWaiters appliedWaiters, LeaderWatch leaderWatch) {
+  /** @param forwarded commits the batches other members forward to this one as leader; see {@link #query} */
+  public StateMachineAdapter(String selfId, ReplicatedStateMachine delegate, AppliedIndexWaiters appliedWaiters,
+      LeaderWatch leaderWatch, ForwardedRequests forwarded) {
     this.selfId = selfId;
+    this.forwarded = forwarded;
     this.delegate = delegate;
     this.storage = new CheckpointSnapshotStorage(selfId);
     this.appliedWaiters = appliedWaiters;
@@ -107,7 +117,8 @@ public final class StateMachineAdapter extends BaseStateMachine {
   public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
     LogEntryProto entry = trx.getLogEntry();
     long index = entry.getIndex();
-    List<byte[]> operations = EntryCodec.decodeBatch(entry.getStateMachineLogEntry().getLogData().toByteArray());
+    List<TrackedOperation> tracked = EntryCodec.decodeEntry(entry.getStateMachineLogEntry().getLogData().toByteArray());
+    List<byte[]> operations = tracked.stream().map(TrackedOperation::operation).toList();
     List<Outcome> outcomes;
     if (index <= delegate.lastAppliedIndex()) {
       log.debug("[{}] skipping entry {}: already durable", selfId, index);
@@ -116,6 +127,9 @@ public final class StateMachineAdapter extends BaseStateMachine {
       delegate.setCurrentTerm(entry.getTerm());
       outcomes = applyToDelegate(index, operations);
     }
+    // Skipped entries too: a member that restarted and then leads must still know, as Ratis'
+    // retry cache does for writes, which forwarded operations its log already holds.
+    forwarded.applied(tracked, outcomes); // before the index advances: see ForwardedRequests
     updateLastAppliedTermIndex(entry.getTerm(), index);
     appliedWaiters.advance(index);
     return CompletableFuture.completedFuture(
@@ -158,8 +172,30 @@ public final class StateMachineAdapter extends BaseStateMachine {
 
   @Override
   public CompletableFuture<Message> query(Message request) {
-    // Read barriers only need Ratis to wait for the read index; local state is read by the caller.
-    return CompletableFuture.completedFuture(Message.EMPTY);
+    byte[] content = request.getContent().toByteArray();
+    if (content.length == 0) {
+      // A read barrier only needs Ratis to wait for the read index; the caller reads local state.
+      return CompletableFuture.completedFuture(Message.EMPTY);
+    }
+    // A batch forwarded by a member that does not lead, sent as a read-only request because Ratis
+    // answers those on the leader only (and redirects the sender to it) without a log entry of
+    // their own: the leader commits its operations together with everyone else's.
+    return EntryCodec.decodeForward(content)
+        .map(operations -> {
+          // Ratis' own fault-injection points see writes and appends but no read-only request.
+          CodeInjectionForTesting.execute(FORWARD_INJECTION_POINT, selfId, senderOf(operations));
+          return forwarded.commit(operations)
+              .thenApply(reply -> Message.valueOf(UnsafeByteOperations.unsafeWrap(reply)));
+        })
+        .orElseGet(() -> CompletableFuture.failedFuture(new IllegalArgumentException(
+            "unreadable read-only request of " + content.length + " bytes; do the members run different versions?")));
+  }
+
+  /** The Raft peer id of the member that forwarded {@code operations} (its origin is "peerId/run"). */
+  private static RaftPeerId senderOf(List<TrackedOperation> operations) {
+    String origin = operations.isEmpty() ? "" : operations.get(0).origin();
+    int slash = origin.indexOf('/');
+    return slash <= 0 ? null : RaftPeerId.valueOf(origin.substring(0, slash));
   }
 
   @Override

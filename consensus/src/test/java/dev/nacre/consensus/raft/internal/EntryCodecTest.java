@@ -30,4 +30,31 @@ class EntryCodecTest {
     assertThat(ApplyResult.decode(results.get(2))).isEmpty();
     assertThatThrownBy(() -> EntryCodec.decodeOutcomes(reply, 2)).hasMessageContaining("3 results for a batch of 2");
   }
+
+  @Test
+  void aForwardedBatchKeepsEachOperationsIdentityIntoTheEntryAndTheLeadersOwnHaveNone() {
+    byte[] a = {10, 1, 65};
+    byte[] b = {10, 1, 66};
+    List<TrackedOperation> forward = List.of(new TrackedOperation(a, "n1/run", 7), new TrackedOperation(b, "n1/run", 8));
+    List<TrackedOperation> decoded = EntryCodec.decodeForward(EntryCodec.encodeForward(forward)).orElseThrow();
+    assertThat(decoded).extracting(TrackedOperation::key)
+        .containsExactly(new TrackedOperation.Key("n1/run", 7), new TrackedOperation.Key("n1/run", 8));
+    assertThat(decoded).extracting(TrackedOperation::operation).containsExactly(a, b);
+
+    List<TrackedOperation> entry = EntryCodec.decodeEntry(EntryCodec.encodeEntry(
+        List.of(TrackedOperation.own(b), decoded.get(0))));
+    assertThat(entry).extracting(TrackedOperation::forwarded).containsExactly(false, true);
+    assertThat(entry.get(1).key()).isEqualTo(new TrackedOperation.Key("n1/run", 7));
+    assertThat(EntryCodec.decodeForward(EntryCodec.encodeBatch(List.of(a)))).as("an entry is not a forward").isEmpty();
+    assertThat(EntryCodec.decodeForward(new byte[0])).as("a read barrier is not a forward").isEmpty();
+  }
+
+  @Test
+  void aForwardReplyCarriesTheLeadersAppliedIndex() {
+    byte[] reply = EntryCodec.encodeForwardReply(List.of(ApplyResult.ok(new byte[] {1}), ApplyResult.rejected("no")), 42);
+    EntryCodec.Reply decoded = EntryCodec.decodeReply(reply, 2);
+    assertThat(decoded.appliedIndex()).isEqualTo(42);
+    assertThat(ApplyResult.decode(decoded.results().get(0))).containsExactly(1);
+    assertThatThrownBy(() -> ApplyResult.decode(decoded.results().get(1))).hasMessage("no");
+  }
 }

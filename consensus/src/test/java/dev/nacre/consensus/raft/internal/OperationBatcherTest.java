@@ -55,7 +55,7 @@ class OperationBatcherTest {
 
   @Test
   void aLoneOperationLeavesAtOnceAndLaterOnesShareTheNextBatchInOrder() {
-    OperationBatcher batcher = new OperationBatcher(1, 100, sender::send, Runnable::run);
+    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, sender::send, Runnable::run);
     CompletableFuture<byte[]> a = batcher.submit(op("a"));
     assertThat(sender.batches()).containsExactly(List.of("a"));
 
@@ -77,7 +77,7 @@ class OperationBatcherTest {
 
   @Test
   void keepsUpToTheGivenBatchesInFlightAndCapsTheirSize() {
-    OperationBatcher batcher = new OperationBatcher(2, 2, sender::send, Runnable::run);
+    OperationBatcher<byte[]> batcher = new OperationBatcher<>(2, 2, sender::send, Runnable::run);
     List<CompletableFuture<byte[]>> results = new ArrayList<>();
     for (String s : List.of("a", "b", "c", "d", "e", "f")) {
       results.add(batcher.submit(op(s)));
@@ -96,7 +96,7 @@ class OperationBatcherTest {
 
   @Test
   void aFailedBatchFailsEachOfItsOperationsAndTheNextBatchStillLeaves() {
-    OperationBatcher batcher = new OperationBatcher(1, 100, sender::send, Runnable::run);
+    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, sender::send, Runnable::run);
     batcher.submit(op("a"));
     CompletableFuture<byte[]> b = batcher.submit(op("b"));
     CompletableFuture<byte[]> c = batcher.submit(op("c"));
@@ -112,7 +112,7 @@ class OperationBatcherTest {
 
   @Test
   void anOperationWhoseCallerGaveUpBeforeItsBatchFormedIsNeverSent() {
-    OperationBatcher batcher = new OperationBatcher(1, 100, sender::send, Runnable::run);
+    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, sender::send, Runnable::run);
     batcher.submit(op("a"));
     CompletableFuture<byte[]> abandoned = batcher.submit(op("b"));
     CompletableFuture<byte[]> kept = batcher.submit(op("c"));
@@ -125,7 +125,7 @@ class OperationBatcherTest {
 
   @Test
   void aSenderThatThrowsFailsTheBatchInsteadOfTheCaller() {
-    OperationBatcher batcher = new OperationBatcher(1, 100, ops -> {
+    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, ops -> {
       throw new IllegalStateException("client closed");
     }, Runnable::run);
     CompletableFuture<byte[]> a = batcher.submit(op("a"));
