@@ -123,7 +123,7 @@ if $run_etcd; then
   etcd_stop "$etcd_dir"; etcd_dir=""
 fi
 
-setup="$nodes node(s) per system on loopback, $CLIENTS clients ($([ "$nodes" = 1 ] && echo "all on the one node" || echo "client c on node c % $nodes")), a round = $EPHEMERAL ephemeral and $PERSISTENT persistent registrations, $PERSISTENT persistent deregistrations, ${QUERY_S} s of queries over 16 services of 10 instances; $ROUNDS measured rounds after a warm-up round, median of the rounds$($sustained && echo '; sustained rows: 10 s warm-up, 15 s measured'). $(nproc) cores shared by servers and driver; server CPU = utime+stime of the server processes."
+setup="$nodes node(s) per system on loopback, $CLIENTS clients ($([ "$nodes" = 1 ] && echo "all on the one node" || echo "client c on node c % $nodes")), a round = $EPHEMERAL ephemeral and $PERSISTENT persistent registrations, $PERSISTENT persistent deregistrations, ${QUERY_S} s of queries over 16 services of 10 instances; $ROUNDS measured rounds after an unrecorded warm-up round of the same size, median of the rounds$($sustained && echo '; sustained rows: 10 s warm-up, 15 s measured'). $(nproc) cores shared by servers and driver; server CPU = utime+stime of the server processes."
 driver report --in "$results" --command "$command_line" --commit "$commit" --setup "$setup" > "$work/report.md"
 echo
 cat "$work/report.md"

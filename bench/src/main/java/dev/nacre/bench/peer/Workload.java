@@ -39,15 +39,6 @@ final class Workload {
     return work;
   }
 
-  /** The first {@code fraction} of each client's list: the unrecorded warm-up's share. */
-  static <T> List<List<T>> head(List<List<T>> work, double fraction) {
-    List<List<T>> part = new ArrayList<>();
-    for (List<T> mine : work) {
-      part.add(mine.subList(0, (int) Math.ceil(mine.size() * fraction)));
-    }
-    return part;
-  }
-
   /** Each client's items that are in {@code kept}, in order. */
   static <T> List<List<T>> only(List<List<T>> work, Set<T> kept) {
     List<List<T>> part = new ArrayList<>();
