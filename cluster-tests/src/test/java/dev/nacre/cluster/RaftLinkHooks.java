@@ -16,8 +16,9 @@ import org.apache.ratis.util.CodeInjectionForTesting;
  * Routes Ratis' JVM-wide test hooks ({@link CodeInjectionForTesting}) to the {@link LinkFaults} of
  * the cluster that owns the peers involved. Ratis calls each hook on the receiving server before it
  * handles a vote (pre-vote included), an append (heartbeats included), a snapshot installation, a
- * leader-election nudge, a client's write or a member's batch forwarded to the leader; the hook drops the call by throwing (the sender sees a
- * failed RPC and retries as on a broken connection) or delays it by holding the handler's thread.
+ * leader-election nudge, a client's write or a member's batch forwarded to the leader; the hook
+ * drops the call by throwing (the sender sees a failed RPC and retries as on a broken connection)
+ * or delays it by holding the handler's thread.
  * That is why a node given a link filter runs Ratis' handlers on a pool
  * ({@code RaftConfig.handlersOnTransportThreads} off): on the transport threads, which every member
  * in the JVM shares, a held handler would hold all of them.
