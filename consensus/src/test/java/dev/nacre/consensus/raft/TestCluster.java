@@ -34,6 +34,11 @@ final class TestCluster implements AutoCloseable {
   private final RatisReplicatedLog[] logs;
   private final KvStateMachine[] machines;
 
+  static {
+    // Ratis ends the JVM when its server cannot bind; in tests that must fail one test, not the fork.
+    org.apache.ratis.util.ExitUtils.disableSystemExit();
+  }
+
   TestCluster(Path root, int size, UnaryOperator<RaftConfig.Builder> tuning) {
     this.root = root;
     this.tuning = tuning;
@@ -43,7 +48,11 @@ final class TestCluster implements AutoCloseable {
     for (int i = 0; i < size; i++) {
       String id = "n" + i + "-" + suffix;
       ids.add(id);
-      peers.put(id, "127.0.0.1:" + freePort());
+      String address;
+      do { // the kernel may hand the same free port out twice in a row: one member per port
+        address = "127.0.0.1:" + freePort();
+      } while (peers.containsValue(address));
+      peers.put(id, address);
     }
   }
 
