@@ -255,6 +255,7 @@ public final class Node implements AutoCloseable {
         .logSegmentSizeBytes(config.logSegmentSizeBytes())
         .batchesInFlight(config.raftBatchesInFlight())
         .maxBatchOperations(config.raftMaxBatchOperations())
+        .batchLinger(config.raftBatchLinger())
         // A test harness's link faults delay Raft messages by holding Ratis' handler thread.
         .handlersOnTransportThreads(hooks.linkFilter().isEmpty())
         .build();

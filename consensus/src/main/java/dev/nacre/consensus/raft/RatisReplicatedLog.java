@@ -120,9 +120,10 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     this.calls = new BoundedCalls(config.selfId());
     this.batchCallbacks = Executors.newSingleThreadExecutor(daemon("nacre-raft-batch-" + config.selfId()));
     this.forwardOrigin = config.selfId() + "/" + UUID.randomUUID(); // the leader reads the peer id back
-    this.entries = new OperationBatcher<>(config.batchesInFlight(), config.maxBatchOperations(), this::appendEntry,
+    this.entries = new OperationBatcher<>(config.batchesInFlight(), config.maxBatchOperations(),
+        config.batchLinger().toNanos(), this::appendEntry,
         batchCallbacks);
-    this.forwards = new OperationBatcher<>(FORWARDS_IN_FLIGHT, config.maxBatchOperations(), this::forwardToLeader,
+    this.forwards = new OperationBatcher<>(FORWARDS_IN_FLIGHT, config.maxBatchOperations(), 0, this::forwardToLeader,
         batchCallbacks);
     ForwardedRequests forwarded = new ForwardedRequests(entries::submit, appliedWaiters::applied, REMEMBERED_FORWARDS);
     this.server = RaftServer.newBuilder()

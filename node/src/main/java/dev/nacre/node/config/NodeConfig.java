@@ -39,6 +39,7 @@ public record NodeConfig(
     long logSegmentSizeBytes,
     int raftBatchesInFlight,
     int raftMaxBatchOperations,
+    Duration raftBatchLinger,
     NamingConfig naming,
     ClusterSettings cluster,
     ClientSettings client,
@@ -68,6 +69,7 @@ public record NodeConfig(
   /** CP writes of this node in the Raft pipeline at once, each a batch of those that queued meanwhile. */
   public static final String RAFT_BATCHES_IN_FLIGHT = "nacre.raft.batches-in-flight";
   public static final String RAFT_MAX_BATCH_OPERATIONS = "nacre.raft.max-batch-operations";
+  public static final String RAFT_BATCH_LINGER = "nacre.raft.batch-linger-us";
   public static final String HEARTBEAT_SCAN = "nacre.naming.heartbeat.scan-ms";
   public static final String BEAT_INTERVAL = "nacre.naming.beat-interval-ms";
   public static final String HEARTBEAT_TIMEOUT = "nacre.naming.heartbeat-timeout-ms";
@@ -229,6 +231,8 @@ public record NodeConfig(
         s.longValue(LOG_SEGMENT_SIZE, RaftConfig.DEFAULT_LOG_SEGMENT_SIZE_BYTES, 1024, 1L << 30),
         s.integer(RAFT_BATCHES_IN_FLIGHT, RaftConfig.DEFAULT_BATCHES_IN_FLIGHT, 1, 64),
         s.integer(RAFT_MAX_BATCH_OPERATIONS, RaftConfig.DEFAULT_MAX_BATCH_OPERATIONS, 1, 10_000),
+        Duration.ofNanos(1000 * s.longValue(RAFT_BATCH_LINGER, RaftConfig.DEFAULT_BATCH_LINGER.toNanos() / 1000,
+            0, 100_000)),
         naming,
         clusterSettings,
         client,

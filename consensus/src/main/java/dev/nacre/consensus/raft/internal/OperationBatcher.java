@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -15,6 +16,12 @@ import java.util.function.Function;
  * members append and flush entries strictly one request after the other, so without batching every
  * concurrent write costs a flush of its own on each member.
  *
+ * <p>With a linger, a batch that would leave smaller than the last two together waits up to the
+ * linger for more operations. Writers that each keep one write in flight otherwise settle into
+ * groups that alternate between entries (one group's replies travel while the other's entry
+ * commits), and every entry costs a flush and a round of messages on every member whatever its
+ * size. A lone writer never waits: its batches hold one operation each.
+ *
  * <p>Keeps the order of submission: batches leave in order, and the Raft client keeps their order.
  * An operation whose future is already done when its batch forms (its caller gave up) is dropped.
  * Thread-safe; the send function is called outside the lock, completions run on {@code callbacks}.
@@ -24,24 +31,36 @@ public final class OperationBatcher<T> {
   private final int maxOperations;
   private final Function<List<T>, CompletableFuture<List<byte[]>>> send;
   private final Executor callbacks;
+  /** Runs {@link #lingerOver} on {@link #callbacks} after the linger; null without a linger. */
+  private final Executor afterLinger;
   private final ArrayDeque<Pending<T>> queue = new ArrayDeque<>();
   private int inFlight;
+  private int lastBatchSize;
+  private int previousBatchSize;
+  /** Counts lingers, so that a timer of a linger that a full batch already ended does nothing. */
+  private long lingers;
+  private boolean lingering;
+  private boolean lingerOver;
 
   private record Pending<T>(T operation, CompletableFuture<byte[]> result) {}
 
   /**
+   * @param lingerNanos how long a batch smaller than the last two together may wait for more
+   *     operations; 0 for never
    * @param send submits one batch and completes with one result per operation, in order, or fails
    *     the whole batch
    */
-  public OperationBatcher(int batchesInFlight, int maxOperations,
+  public OperationBatcher(int batchesInFlight, int maxOperations, long lingerNanos,
       Function<List<T>, CompletableFuture<List<byte[]>>> send, Executor callbacks) {
-    if (batchesInFlight < 1 || maxOperations < 1) {
-      throw new IllegalArgumentException("batchesInFlight and maxOperations must be >= 1");
+    if (batchesInFlight < 1 || maxOperations < 1 || lingerNanos < 0) {
+      throw new IllegalArgumentException("batchesInFlight and maxOperations must be >= 1, lingerNanos >= 0");
     }
     this.batchesInFlight = batchesInFlight;
     this.maxOperations = maxOperations;
     this.send = send;
     this.callbacks = callbacks;
+    this.afterLinger = lingerNanos == 0 ? null
+        : CompletableFuture.delayedExecutor(lingerNanos, TimeUnit.NANOSECONDS, callbacks);
   }
 
   /** Completes with this operation's result once its batch is committed, or with its batch's failure. */
@@ -80,9 +99,11 @@ public final class OperationBatcher<T> {
   }
 
   private synchronized List<Pending<T>> takeBatch() {
-    if (inFlight >= batchesInFlight) {
+    if (inFlight >= batchesInFlight || queue.isEmpty() || lingers()) {
       return List.of();
     }
+    lingering = false;
+    lingerOver = false;
     List<Pending<T>> batch = new ArrayList<>();
     while (!queue.isEmpty() && batch.size() < maxOperations) {
       Pending<T> next = queue.poll();
@@ -92,8 +113,34 @@ public final class OperationBatcher<T> {
     }
     if (!batch.isEmpty()) {
       inFlight++;
+      previousBatchSize = lastBatchSize;
+      lastBatchSize = batch.size();
     }
     return batch;
+  }
+
+  /** Whether the queue waits for more operations now; starts the linger's timer on the first wait. */
+  private boolean lingers() {
+    int expected = Math.min(maxOperations, lastBatchSize + previousBatchSize);
+    if (afterLinger == null || lingerOver || lastBatchSize < 2 || queue.size() >= expected) {
+      return false;
+    }
+    if (!lingering) {
+      lingering = true;
+      long linger = ++lingers;
+      afterLinger.execute(() -> lingerOver(linger));
+    }
+    return true;
+  }
+
+  private void lingerOver(long linger) {
+    synchronized (this) {
+      if (!lingering || linger != lingers) {
+        return; // that linger ended with a full batch
+      }
+      lingerOver = true;
+    }
+    sendWhileRoom();
   }
 
   private void finish(List<Pending<T>> batch, List<byte[]> results, Throwable error) {

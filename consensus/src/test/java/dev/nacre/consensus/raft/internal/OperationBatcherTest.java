@@ -2,12 +2,14 @@ package dev.nacre.consensus.raft.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -55,7 +57,7 @@ class OperationBatcherTest {
 
   @Test
   void aLoneOperationLeavesAtOnceAndLaterOnesShareTheNextBatchInOrder() {
-    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, sender::send, Runnable::run);
+    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, 0, sender::send, Runnable::run);
     CompletableFuture<byte[]> a = batcher.submit(op("a"));
     assertThat(sender.batches()).containsExactly(List.of("a"));
 
@@ -77,7 +79,7 @@ class OperationBatcherTest {
 
   @Test
   void keepsUpToTheGivenBatchesInFlightAndCapsTheirSize() {
-    OperationBatcher<byte[]> batcher = new OperationBatcher<>(2, 2, sender::send, Runnable::run);
+    OperationBatcher<byte[]> batcher = new OperationBatcher<>(2, 2, 0, sender::send, Runnable::run);
     List<CompletableFuture<byte[]>> results = new ArrayList<>();
     for (String s : List.of("a", "b", "c", "d", "e", "f")) {
       results.add(batcher.submit(op(s)));
@@ -96,7 +98,7 @@ class OperationBatcherTest {
 
   @Test
   void aFailedBatchFailsEachOfItsOperationsAndTheNextBatchStillLeaves() {
-    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, sender::send, Runnable::run);
+    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, 0, sender::send, Runnable::run);
     batcher.submit(op("a"));
     CompletableFuture<byte[]> b = batcher.submit(op("b"));
     CompletableFuture<byte[]> c = batcher.submit(op("c"));
@@ -112,7 +114,7 @@ class OperationBatcherTest {
 
   @Test
   void anOperationWhoseCallerGaveUpBeforeItsBatchFormedIsNeverSent() {
-    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, sender::send, Runnable::run);
+    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, 0, sender::send, Runnable::run);
     batcher.submit(op("a"));
     CompletableFuture<byte[]> abandoned = batcher.submit(op("b"));
     CompletableFuture<byte[]> kept = batcher.submit(op("c"));
@@ -125,11 +127,56 @@ class OperationBatcherTest {
 
   @Test
   void aSenderThatThrowsFailsTheBatchInsteadOfTheCaller() {
-    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, ops -> {
+    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, 0, ops -> {
       throw new IllegalStateException("client closed");
     }, Runnable::run);
     CompletableFuture<byte[]> a = batcher.submit(op("a"));
     assertThatThrownBy(a::join).hasMessageContaining("client closed");
     assertThat(batcher.queued()).isZero();
+  }
+
+  /** Sends a, then b and c together: the last two batches carried 1 and 2 operations. */
+  private static OperationBatcher<byte[]> afterBatchesOfOneAndTwo(RecordingSender sender, Duration linger) {
+    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, linger.toNanos(), sender::send, Runnable::run);
+    batcher.submit(op("a"));
+    batcher.submit(op("b"));
+    batcher.submit(op("c"));
+    sender.answer(0);
+    assertThat(sender.batches()).as("a batch after a lone one never lingers")
+        .containsExactly(List.of("a"), List.of("b", "c"));
+    sender.answer(1);
+    return batcher;
+  }
+
+  @Test
+  void withALingerABatchSmallerThanTheLastTwoWaitsUntilItHoldsAsMany() {
+    OperationBatcher<byte[]> batcher = afterBatchesOfOneAndTwo(sender, Duration.ofSeconds(30));
+    CompletableFuture<byte[]> d = batcher.submit(op("d"));
+    batcher.submit(op("e"));
+    assertThat(sender.batches()).as("2 waiting, the last two batches held 3").hasSize(2);
+    assertThat(batcher.queued()).isEqualTo(2);
+
+    batcher.submit(op("f"));
+    assertThat(sender.batches()).as("as many as the last two: leaves without waiting out the linger")
+        .hasSize(3).last().isEqualTo(List.of("d", "e", "f"));
+    sender.answer(2);
+    assertThat(text(d)).isEqualTo("D");
+  }
+
+  @Test
+  void withALingerAFewOperationsLeaveOnceItIsOver() {
+    OperationBatcher<byte[]> batcher = afterBatchesOfOneAndTwo(sender, Duration.ofSeconds(2));
+    CompletableFuture<byte[]> d = batcher.submit(op("d"));
+    assertThat(sender.batches()).as("lingering").hasSize(2);
+
+    await().atMost(Duration.ofSeconds(8)).until(() -> sender.batches().size() == 3);
+    assertThat(sender.batches().get(2)).containsExactly("d");
+    sender.answer(2);
+    assertThat(text(d)).isEqualTo("D");
+    CompletableFuture<byte[]> e = batcher.submit(op("e"));
+    assertThat(sender.batches()).as("after a batch of one, the next leaves at once")
+        .hasSize(4).last().isEqualTo(List.of("e"));
+    sender.answer(3);
+    assertThat(text(e)).isEqualTo("E");
   }
 }
