@@ -8,8 +8,6 @@ import java.util.regex.Pattern;
  * registration cannot block on DNS.
  */
 final class HostAddresses {
-  private static final Pattern IPV4 =
-      Pattern.compile("^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)$");
   // Labels of letters, digits and hyphens (underscore tolerated: some container platforms use it).
   private static final Pattern HOST_LABEL = Pattern.compile("^[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$");
   private static final Pattern HEX_GROUP = Pattern.compile("^[0-9A-Fa-f]{1,4}$");
@@ -21,8 +19,29 @@ final class HostAddresses {
     return isIpv4(host) || isIpv6(host) || isHostName(host);
   }
 
+  /** Four dot-separated decimals of 0-255 without leading zeros (a loop: every registration checks one). */
   static boolean isIpv4(String s) {
-    return IPV4.matcher(s).matches();
+    int parts = 0;
+    int i = 0;
+    while (parts < 4) {
+      int start = i;
+      int value = 0;
+      while (i < s.length() && i - start < 4 && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+        value = value * 10 + (s.charAt(i++) - '0');
+      }
+      int digits = i - start;
+      if (digits == 0 || digits > 3 || value > 255 || (digits > 1 && s.charAt(start) == '0')) {
+        return false;
+      }
+      parts++;
+      if (parts < 4) {
+        if (i >= s.length() || s.charAt(i) != '.') {
+          return false;
+        }
+        i++;
+      }
+    }
+    return i == s.length();
   }
 
   static boolean isHostName(String s) {

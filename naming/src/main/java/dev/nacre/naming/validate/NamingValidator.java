@@ -12,6 +12,7 @@ import dev.nacre.naming.model.ServiceKey;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -28,12 +29,7 @@ public final class NamingValidator {
   static final int MAX_IP_LENGTH = 128;
   static final double MAX_WEIGHT = 10000.0;
 
-  // Nacos: no leading '@', no "@@" (it separates group and name), no CJK, no whitespace.
-  private static final Pattern SERVICE_NAME = Pattern.compile("^(?!@).((?!@@)[^\\u4E00-\\u9FA5\\s])*$");
-  private static final Pattern GROUP = Pattern.compile("^[a-zA-Z0-9-_:.]+$");
-  // Nacos' server accepts '_' in cluster names; its clients accept [0-9a-zA-Z-] only.
-  private static final Pattern CLUSTER = Pattern.compile("^[0-9a-zA-Z-_]+$");
-  private static final Pattern NAMESPACE_ID = Pattern.compile("^[\\w-]+$");
+  // Namespace names are rare (console, Open API), so an expression is cheap enough there.
   private static final Pattern NAMESPACE_NAME = Pattern.compile("^[^@#$%^&*]+$");
   private static final List<String> TIMING_KEYS =
       List.of(Instance.HEART_BEAT_INTERVAL, Instance.HEART_BEAT_TIMEOUT, Instance.IP_DELETE_TIMEOUT);
@@ -55,17 +51,18 @@ public final class NamingValidator {
     if (name.length() > config.serviceNameMaxLength()) {
       throw tooLong("serviceName", config.serviceNameMaxLength());
     }
-    if (!SERVICE_NAME.matcher(name).matches() || hasControl(name)) {
+    if (!NameCharacters.serviceName(name) || hasControl(name)) {
       throw illegalCharacters("serviceName");
     }
   }
 
   public void group(String group) {
-    checkName("groupName", group, MAX_GROUP_LENGTH, GROUP);
+    checkName("groupName", group, MAX_GROUP_LENGTH, NameCharacters::groupName);
   }
 
   public void clusterName(String cluster) {
-    checkName("clusterName", cluster, MAX_CLUSTER_LENGTH, CLUSTER);
+    // Nacos' server accepts '_' in cluster names; its clients accept [0-9a-zA-Z-] only.
+    checkName("clusterName", cluster, MAX_CLUSTER_LENGTH, NameCharacters::wordOrDash);
   }
 
   public void clusterNames(Collection<String> clusters) {
@@ -73,7 +70,7 @@ public final class NamingValidator {
   }
 
   public void namespaceId(String id) {
-    checkName("namespaceId", id, MAX_NAMESPACE_ID_LENGTH, NAMESPACE_ID);
+    checkName("namespaceId", id, MAX_NAMESPACE_ID_LENGTH, NameCharacters::wordOrDash);
   }
 
   public void instanceKey(InstanceKey key) {
@@ -182,18 +179,18 @@ public final class NamingValidator {
 
   public void namespace(Namespace ns) {
     namespaceId(ns.id());
-    checkName("namespaceName", ns.name(), MAX_NAMESPACE_NAME_LENGTH, NAMESPACE_NAME);
+    checkName("namespaceName", ns.name(), MAX_NAMESPACE_NAME_LENGTH, n -> NAMESPACE_NAME.matcher(n).matches());
     if (ns.description() == null) {
       throw NamingException.invalid("Param 'namespaceDesc' is illegal: missing.");
     }
   }
 
-  private void checkName(String param, String value, int maxLength, Pattern pattern) {
+  private void checkName(String param, String value, int maxLength, Predicate<String> legal) {
     required(param, value);
     if (value.length() > maxLength) {
       throw tooLong(param, maxLength);
     }
-    if (!pattern.matcher(value).matches()) {
+    if (!legal.test(value)) {
       throw illegalCharacters(param);
     }
   }
@@ -205,7 +202,12 @@ public final class NamingValidator {
   }
 
   private static boolean hasControl(String s) {
-    return s.chars().anyMatch(Character::isISOControl);
+    for (int i = 0; i < s.length(); i++) {
+      if (Character.isISOControl(s.charAt(i))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static NamingException tooLong(String param, int max) {
