@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nacre.consensus.tls.SecretDerivedTls;
 import dev.nacre.node.cluster.PeerAuth;
-import dev.nacre.proto.peer.ForwardRequest;
+import dev.nacre.proto.peer.OwnerWrite;
 import dev.nacre.proto.peer.PeerGrpc;
 import dev.nacre.proto.peer.PingRequest;
 import io.grpc.ClientInterceptor;
@@ -38,13 +38,13 @@ import org.junit.jupiter.api.io.TempDir;
 class PeerAuthenticationTest {
   @TempDir Path dir;
 
-  private static Status.Code forward(int peerPort, Optional<SslContext> tls, ClientInterceptor... interceptors) {
+  private static Status.Code write(int peerPort, Optional<SslContext> tls, ClientInterceptor... interceptors) {
     NettyChannelBuilder builder = NettyChannelBuilder.forAddress("127.0.0.1", peerPort).intercept(interceptors);
     tls.ifPresentOrElse(builder::sslContext, builder::usePlaintext);
     ManagedChannel channel = builder.build();
     try {
       PeerGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
-          .forward(ForwardRequest.newBuilder().setMethod("POST").setPath("/nacos/v1/ns/instance").build());
+          .write(OwnerWrite.getDefaultInstance());
       return Status.Code.OK;
     } catch (StatusRuntimeException e) {
       return e.getStatus().getCode();
@@ -72,22 +72,22 @@ class PeerAuthenticationTest {
       Set<String> members = Set.of(c.address(0), c.address(1));
       PeerAuth member = new PeerAuth(secret, members, c.address(1));
 
-      assertThat(forward(peerPort, Optional.empty(), capturedOldStyleProof(secret, c.address(1))))
+      assertThat(write(peerPort, Optional.empty(), capturedOldStyleProof(secret, c.address(1))))
           .as("a replayed request of a member, in plaintext").isEqualTo(Status.Code.UNAVAILABLE);
       SslContext noCertificate = GrpcSslContexts.forClient()
           .trustManager(SecretDerivedTls.issue(secret, "probe", "127.0.0.1").authority()).build();
-      assertThat(forward(peerPort, Optional.of(noCertificate), member.client()))
+      assertThat(write(peerPort, Optional.of(noCertificate), member.client()))
           .as("TLS without a client certificate").isEqualTo(Status.Code.UNAVAILABLE);
       PeerAuth stranger = new PeerAuth("not-the-cluster-secret-at-all", members, c.address(1));
-      assertThat(forward(peerPort, Optional.of(stranger.clientTls()), stranger.client()))
+      assertThat(write(peerPort, Optional.of(stranger.clientTls()), stranger.client()))
           .as("a certificate of another secret").isEqualTo(Status.Code.UNAVAILABLE);
       PeerAuth notListed = new PeerAuth(secret, Set.of(c.address(0), "127.0.0.1:1001"), "127.0.0.1:1001");
-      assertThat(forward(peerPort, Optional.of(notListed.clientTls()), notListed.client()))
+      assertThat(write(peerPort, Optional.of(notListed.clientTls()), notListed.client()))
           .as("the secret, but not a member").isEqualTo(Status.Code.UNAUTHENTICATED);
       PeerAuth otherMember = new PeerAuth(secret, members, c.address(0));
-      assertThat(forward(peerPort, Optional.of(member.clientTls()), otherMember.client()))
+      assertThat(write(peerPort, Optional.of(member.clientTls()), otherMember.client()))
           .as("a member's certificate, another member's name").isEqualTo(Status.Code.UNAUTHENTICATED);
-      assertThat(forward(peerPort, Optional.of(member.clientTls()), member.client()))
+      assertThat(write(peerPort, Optional.of(member.clientTls()), member.client()))
           .as("a member").isEqualTo(Status.Code.OK);
     }
   }

@@ -18,7 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** v2 ephemeral writes and beats take v1's path: answered by the member responsible for the service. */
+/**
+ * Ephemeral writes and beats of v1 and v2 are applied by the member responsible for the service,
+ * whichever member a client asks, and a client hears the same answer from any member.
+ */
 @Timeout(120)
 class V2ForwardingClusterTest {
   static final String V2 = "/nacos/v2/ns/instance";
@@ -76,5 +79,45 @@ class V2ForwardingClusterTest {
             .untilAsserted(() -> assertThat(v2Hosts(c, n)).containsExactly("127.0.6.2", "127.0.6.3"));
       }
     }
+  }
+
+  @Test
+  void everyMemberAnswersAsTheResponsibleOneDoes() throws Exception {
+    try (LocalCluster c = LocalCluster.start(dir, 3, Map.of())) {
+      int responsible = c.indexOf(c.node(0).cluster().orElseThrow().responsibleMember(SERVICE));
+      int other = (responsible + 1) % 3;
+      List<String> here = answersOf(c, responsible);
+      assertThat(here.get(0)).as("a refusal, not a success").contains("20404");
+      assertThat(here.get(4)).contains("clusterName");
+      assertThat(answersOf(c, other)).as("the same questions asked of a member not responsible").isEqualTo(here);
+
+      String v1 = "/nacos/v1/ns/instance";
+      assertThat(c.http(other).post(v1, inst("127.0.7.1")).status()).isEqualTo(200);
+      assertThat(c.http(other).patch(v1, Map.of("serviceName", SERVICE.name(), "ip", "127.0.7.1", "port", "80",
+          "weight", "3", "metadata", "{\"zone\":\"a\"}")).status()).isEqualTo(200);
+      await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+        JsonNode detail = LocalCluster.json(c.http(responsible).get(v1, inst("127.0.7.1")));
+        assertThat(detail.get("weight").asDouble()).isEqualTo(3.0);
+        assertThat(detail.get("metadata").get("zone").asText()).isEqualTo("a");
+      });
+    }
+  }
+
+  /**
+   * Asked of {@code node}: a v1 beat, patch and update of an unknown instance, a v2 beat of one,
+   * a v2 registration in a cluster whose name the registry refuses.
+   */
+  private static List<String> answersOf(LocalCluster c, int node) {
+    String v1 = "/nacos/v1/ns/instance";
+    Map<String, String> unknown = inst("127.0.7.9");
+    Map<String, String> badCluster = new java.util.HashMap<>(inst("127.0.7.8"));
+    badCluster.put("clusterName", "no spaces allowed");
+    return List.of(
+        c.http(node).put(v1 + "/beat", unknown).toString(),
+        c.http(node).patch(v1, Map.of("serviceName", SERVICE.name(), "ip", "127.0.7.9", "port", "80",
+            "weight", "3")).toString(),
+        c.http(node).put(v1, unknown).toString(),
+        c.http(node).put(V2 + "/beat", unknown).toString(),
+        c.http(node).post(V2, badCluster).toString());
   }
 }

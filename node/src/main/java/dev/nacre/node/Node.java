@@ -12,12 +12,12 @@ import dev.nacre.naming.push.PushService;
 import dev.nacre.naming.push.Subscriptions;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.node.api.CommitWaits;
+import dev.nacre.node.api.EphemeralWrites;
 import dev.nacre.node.api.Json;
 import dev.nacre.node.api.MemberView;
 import dev.nacre.node.api.NodeCounts;
 import dev.nacre.node.api.RaftAdminApi;
 import dev.nacre.node.api.Readiness;
-import dev.nacre.node.api.WriteRouting;
 import dev.nacre.node.client.ClientConnections;
 import dev.nacre.node.client.ClientGrpcServer;
 import dev.nacre.node.client.ClientRebalancer;
@@ -122,19 +122,19 @@ public final class Node implements AutoCloseable {
     ScheduledExecutorService scheduler = new StallableScheduler(2, config.address(), hooks.timerStall());
     resources.push(scheduler::shutdownNow);
 
-    WriteRouting routing = WriteRouting.local();
+    EphemeralWrites ephemeralWrites = EphemeralWrites.local(naming);
     Predicate<ServiceKey> probesHere = service -> true;
     if (config.clustered()) {
-      cluster = new ClusterServices(config, ephemeral, hooks.linkFilter());
+      cluster = new ClusterServices(config, ephemeral, ephemeralWrites, hooks.linkFilter());
       resources.push(cluster);
-      routing = cluster.forwarder();
+      ephemeralWrites = cluster.ownerWrites();
       probesHere = cluster::isResponsible;
     }
     udp = UdpSubscriptions.start(config.address(), new InetSocketAddress(config.bind(), 0),
         push, config.push().udpLease(), clock, scheduler);
     resources.push(udp);
     NodeCounts counts = nodeCounts(ephemeral, index, probesHere);
-    Router router = new Routes(naming, this::members, routing, config, udp, readiness, counts).router();
+    Router router = new Routes(naming, this::members, ephemeralWrites, config, udp, readiness, counts).router();
     StartingReplicatedLog member = raft;
     new RaftAdminApi(config.address(), config.members(), new RaftAdminApi.RaftAdmin() {
       @Override
@@ -171,7 +171,7 @@ public final class Node implements AutoCloseable {
         hooks.clientGateOrOpen());
     resources.push(http);
     if (cluster != null) {
-      cluster.start(router, raft, Node::peerId, scheduler, readiness, counts::clients);
+      cluster.start(raft, Node::peerId, scheduler, readiness, counts::clients);
     }
     resources.push(new ApplyStallLog(config.address(), raft::status).start(scheduler));
     resources.push(registry.startChecks(scheduler, probesHere,

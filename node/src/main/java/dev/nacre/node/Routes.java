@@ -13,7 +13,7 @@ import dev.nacre.node.api.OperatorApi;
 import dev.nacre.node.api.Readiness;
 import dev.nacre.node.api.ServiceApi;
 import dev.nacre.node.api.UdpSubscriber;
-import dev.nacre.node.api.WriteRouting;
+import dev.nacre.node.api.EphemeralWrites;
 import dev.nacre.node.api.v2.V2HealthApi;
 import dev.nacre.node.api.v2.V2InstanceApi;
 import dev.nacre.node.api.v2.V2OperatorApi;
@@ -27,10 +27,10 @@ import java.util.Map;
 final class Routes {
   private final Router router = new Router();
 
-  Routes(NamingOperations naming, ClusterStatus cluster, WriteRouting routing, NodeConfig config, UdpSubscriber udp,
+  Routes(NamingOperations naming, ClusterStatus cluster, EphemeralWrites ephemeralWrites, NodeConfig config, UdpSubscriber udp,
       Readiness readiness, NodeCounts nodeCounts) {
     Json json = new Json();
-    InstanceWrites instanceWrites = new InstanceWrites(naming, json, routing);
+    InstanceWrites instanceWrites = new InstanceWrites(naming, json, ephemeralWrites);
     Map<String, Object> switches = switches(config);
     new InstanceApi(naming, json, instanceWrites, udp, config.udpPushToClientIp()).register(router);
     new ServiceApi(naming, json).register(router);
@@ -39,8 +39,8 @@ final class Routes {
     new OperatorApi(naming, cluster, json, switches, config.address(), nodeCounts).register(router);
     new HealthApi(cluster, readiness, config.address()).register(router);
     // Until the node is ready, clients get 503 (a Nacos client then tries another server) instead
-    // of a registry that may lack what peers hold; peers' forwarded writes are taken.
-    router.guard(r -> r.forwarded() || HealthApi.answersBeforeReady(r.path())
+    // of a registry that may lack what peers hold (peers' ephemeral writes come over the peer port).
+    router.guard(r -> HealthApi.answersBeforeReady(r.path())
         ? java.util.Optional.empty()
         : readiness.notReadyReason().map(why -> dev.nacre.node.http.ApiResponse.error(503,
             "node " + config.address() + " is not ready (" + why + "); retry shortly or use another member")));

@@ -4,6 +4,7 @@ import static dev.nacre.node.TestNode.NS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.distro.DistroKeys;
 import dev.nacre.naming.distro.EphemeralInstanceCodec;
 import dev.nacre.naming.model.Instance;
@@ -12,10 +13,14 @@ import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.node.cluster.PeerAuth;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.testkit.FreePorts;
+import dev.nacre.proto.naming.InstanceId;
+import dev.nacre.proto.naming.InstanceRecord;
+import dev.nacre.proto.naming.ServiceId;
 import dev.nacre.proto.peer.DistroBatch;
 import dev.nacre.proto.peer.DistroRecord;
-import dev.nacre.proto.peer.ForwardRequest;
-import dev.nacre.proto.peer.HttpParam;
+import dev.nacre.proto.peer.BeatWrite;
+import dev.nacre.proto.peer.InstancePatchWrite;
+import dev.nacre.proto.peer.OwnerWrite;
 import dev.nacre.proto.peer.OwnerDigest;
 import dev.nacre.proto.peer.PeerGrpc;
 import dev.nacre.proto.peer.PingRequest;
@@ -42,8 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Seeded fuzzing of a node's peer port by a caller that holds a member's certificate (what an
  * attacker who stole one, or a buggy member, could send): malformed and hostile Distro batches,
- * snapshot requests and forwards. Nothing may end in an unhandled error (INTERNAL or UNKNOWN), a
- * forward may not answer 500, and the node keeps serving. Bounded like {@link ApiFuzzTest}.
+ * snapshot requests and ephemeral writes. Nothing may end in an unhandled error (INTERNAL or UNKNOWN), a
+ * write is applied or refused with a registry error, and the node keeps serving. Bounded like {@link ApiFuzzTest}.
  */
 @Timeout(value = 2, unit = TimeUnit.HOURS)
 class PeerFuzzTest {
@@ -72,17 +77,17 @@ class PeerFuzzTest {
         PeerGrpc.PeerBlockingStub peer = PeerGrpc.newBlockingStub(channel);
         long deadline = System.nanoTime() + BOUND.toNanos();
         for (; sent < INPUTS && System.nanoTime() < deadline; sent++) {
-          String call = in.pick(List.of("sync", "sync", "sync", "snapshot", "parts", "forward", "ping"));
+          String call = in.pick(List.of("sync", "sync", "sync", "snapshot", "parts", "write", "ping"));
           try {
             PeerGrpc.PeerBlockingStub timed = peer.withDeadlineAfter(10, TimeUnit.SECONDS);
             switch (call) {
               case "sync" -> timed.sync(batch(in, fake));
               case "snapshot" -> timed.snapshot(snapshotRequest(in));
               case "parts" -> timed.snapshotParts(snapshotRequest(in)).forEachRemaining(part -> { });
-              case "forward" -> {
-                int status = timed.forward(forward(in)).getStatus();
-                if (status == 500) {
-                  failures.add("forward answered 500");
+              case "write" -> {
+                String kind = timed.write(ownerWrite(in)).getErrorKind();
+                if (!kind.isEmpty() && !KINDS.contains(kind)) {
+                  failures.add("write refused as " + kind);
                 }
               }
               default -> timed.ping(PingRequest.newBuilder().setFrom(in.value()).build());
@@ -154,15 +159,31 @@ class PeerFuzzTest {
         .build();
   }
 
-  private static ForwardRequest forward(FuzzInputs in) {
-    String[] route = in.pick(FuzzInputs.HTTP_ROUTES).split(" ", 2);
-    ForwardRequest.Builder b = ForwardRequest.newBuilder()
-        .setFrom(in.value())
-        .setMethod(in.nextInt(8) == 0 ? in.value() : route[0])
-        .setPath(in.nextInt(8) == 0 ? in.value() : route[1]);
-    in.params().forEach((k, v) -> b.addParams(HttpParam.newBuilder().setName(k).setValue(v).build()));
-    if (in.nextInt(4) == 0) {
-      b.setBody(in.value());
+  private static final Set<String> KINDS =
+      Arrays.stream(NamingException.Kind.values()).map(Enum::name).collect(java.util.stream.Collectors.toSet());
+
+  /** An ephemeral write of any kind, with fuzzed names, address, port, weight and metadata (or none at all). */
+  private static OwnerWrite ownerWrite(FuzzInputs in) {
+    InstanceId id = InstanceId.newBuilder()
+        .setService(ServiceId.newBuilder().setNamespaceId(in.nextInt(3) == 0 ? in.value() : NS)
+            .setGroup(in.nextInt(3) == 0 ? in.value() : "DEFAULT_GROUP").setName(in.value()))
+        .setCluster(in.nextInt(3) == 0 ? in.value() : "DEFAULT")
+        .setIp(in.nextInt(3) == 0 ? in.value() : "127.0.0." + in.nextInt(300))
+        .setPort(in.nextInt(4) == 0 ? in.nextInt(200_000) - 100_000 : 1 + in.nextInt(65535))
+        .build();
+    InstanceRecord instance = InstanceRecord.newBuilder().setId(id)
+        .setWeight(in.nextInt(4) == 0 ? in.nextInt(40_000) - 20_000 : 1)
+        .setEnabled(in.nextInt(2) == 0).setHealthy(in.nextInt(2) == 0)
+        .putAllMetadata(in.params()).build();
+    OwnerWrite.Builder b = OwnerWrite.newBuilder().setFrom(in.value());
+    switch (in.nextInt(5)) {
+      case 0 -> b.setRegister(instance);
+      case 1 -> b.setDeregister(id);
+      case 2 -> b.setPatch(InstancePatchWrite.newBuilder().setId(id).setWeight(in.nextInt(20_000) - 5_000)
+          .setHasMetadata(in.nextInt(2) == 0).putAllMetadata(in.params()));
+      case 3 -> b.setBeat(in.nextInt(2) == 0 ? BeatWrite.newBuilder().setId(id) : BeatWrite.newBuilder().setId(id)
+          .setInstance(instance));
+      default -> { } // names no operation
     }
     return b.build();
   }

@@ -33,13 +33,13 @@ public final class InstanceApi {
 
   public void register(Router router) {
     router
-        .add("POST", BASE, writes.atOwner(r -> ok(writes::register, r)))
-        .add("DELETE", BASE, writes.atOwner(r -> ok(writes::deregister, r)))
-        .add("PUT", BASE, writes.atOwner(r -> ok(writes::update, r)))
-        .add("PATCH", BASE, writes.atOwner(r -> ok(writes::patch, r)))
+        .add("POST", BASE, r -> ok(writes::register, r))
+        .add("DELETE", BASE, r -> ok(writes::deregister, r))
+        .add("PUT", BASE, r -> ok(writes::update, r))
+        .add("PATCH", BASE, r -> ok(writes::patch, r))
         .add("GET", BASE, this::detail)
         .add("GET", BASE + "/list", this::list)
-        .add("PUT", BASE + "/beat", writes::beatAtOwner);
+        .add("PUT", BASE + "/beat", writes::beat);
   }
 
   private static ApiResponse ok(java.util.function.Consumer<ApiRequest> write, ApiRequest r) {

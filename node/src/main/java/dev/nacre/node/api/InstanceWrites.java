@@ -10,15 +10,15 @@ import dev.nacre.naming.model.InstancePatch;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.HttpError;
-import dev.nacre.node.http.Router;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * The instance writes the v1 and v2 Open APIs share: the same parameters, the same routing of
- * ephemeral writes and beats to the responsible member, the same calls into the registry. The
- * APIs differ only in how they check parameters first and how they wrap answers and errors.
+ * The instance writes the v1 and v2 Open APIs share: the same parameters, the same calls into the
+ * registry, ephemeral writes and beats through {@link EphemeralWrites} (to the responsible
+ * member). The APIs differ only in how they check parameters first and how they wrap answers
+ * and errors.
  */
 public final class InstanceWrites {
   /** Nacos' beat answer codes: known, and unknown (the client registers again). */
@@ -28,35 +28,34 @@ public final class InstanceWrites {
   private final NamingOperations naming;
   private final Json json;
   private final RequestReader reader;
-  private final WriteRouting routing;
+  private final EphemeralWrites ephemeral;
 
-  public InstanceWrites(NamingOperations naming, Json json, WriteRouting routing) {
+  public InstanceWrites(NamingOperations naming, Json json, EphemeralWrites ephemeral) {
     this.naming = naming;
     this.json = json;
     this.reader = new RequestReader(json);
-    this.routing = routing;
+    this.ephemeral = ephemeral;
   }
 
   public RequestReader reader() {
     return reader;
   }
 
-  /** Ephemeral writes are answered by the member responsible for the service; CP writes anywhere. */
-  public Router.Handler atOwner(Router.Handler local) {
-    return r -> reader.ephemeral(r) ? routing.answerAtOwner(reader.service(r), r, local) : local.handle(r);
-  }
-
-  /** A beat is answered by the member responsible for its service. */
-  public ApiResponse beatAtOwner(ApiRequest r) throws Exception {
-    return routing.answerAtOwner(beatOf(r).key().service(), r, this::beat);
-  }
-
   public void register(ApiRequest r) {
-    naming.registerInstance(reader.instance(r));
+    Instance instance = reader.instance(r);
+    if (instance.ephemeral()) {
+      ephemeral.register(instance);
+    } else {
+      naming.registerInstance(instance);
+    }
   }
 
   public void deregister(ApiRequest r) {
-    naming.deregisterInstance(reader.instanceKey(r), reader.ephemeral(r));
+    if (reader.ephemeral(r)) {
+      ephemeral.deregister(reader.instanceKey(r));
+    } else {
+      naming.deregisterInstance(reader.instanceKey(r), false);
+    }
   }
 
   /**
@@ -69,7 +68,7 @@ public final class InstanceWrites {
       naming.updateInstance(reader.instance(r));
       return;
     }
-    naming.patchInstance(reader.instanceKey(r), true, new InstancePatch(
+    ephemeral.patch(reader.instanceKey(r), new InstancePatch(
         Optional.of(r.doubleParam("weight").orElse(1.0)),
         Optional.of(r.boolParam("enabled").orElse(true)),
         Optional.empty(),
@@ -77,12 +76,16 @@ public final class InstanceWrites {
   }
 
   public void patch(ApiRequest r) {
-    naming.patchInstance(reader.instanceKey(r), reader.ephemeral(r), reader.patch(r));
+    if (reader.ephemeral(r)) {
+      ephemeral.patch(reader.instanceKey(r), reader.patch(r));
+    } else {
+      naming.patchInstance(reader.instanceKey(r), false, reader.patch(r));
+    }
   }
 
   /** Nacos' beat answer, the same in v1 and v2 (v2 does not wrap it). */
-  private ApiResponse beat(ApiRequest r) {
-    BeatResult result = naming.beat(beatOf(r));
+  public ApiResponse beat(ApiRequest r) {
+    BeatResult result = ephemeral.beat(beatOf(r));
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("clientBeatInterval", result.clientBeatIntervalMillis());
     body.put("code", result.found() ? BEAT_OK : BEAT_NOT_FOUND);

@@ -8,11 +8,11 @@ import dev.nacre.naming.distro.ServiceRouting;
 import dev.nacre.naming.ephemeral.EphemeralStore;
 import dev.nacre.naming.health.ProbeResultSink;
 import dev.nacre.naming.model.ServiceKey;
+import dev.nacre.node.api.EphemeralWrites;
 import dev.nacre.node.api.Readiness;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.hooks.LinkFilter;
 import dev.nacre.node.hooks.LinkFilterInterceptor;
-import dev.nacre.node.http.Router;
 import dev.nacre.proto.peer.PingResponse;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -46,7 +46,9 @@ public final class ClusterServices implements AutoCloseable {
   private final MemberTable members;
   private final PeerChannels channels;
   private final EphemeralReplication replication;
-  private final Forwarder forwarder;
+  private final OwnerWrites ownerWrites;
+  /** Applies the ephemeral writes other members send here, this member being responsible for them. */
+  private final EphemeralWrites localWrites;
   private final PeerAuth auth;
   private volatile PeerServer server; // read by the metrics scrape
   private Pinger pinger;
@@ -54,12 +56,9 @@ public final class ClusterServices implements AutoCloseable {
 
   private final Optional<LinkFilter> linkFilter;
 
-  public ClusterServices(NodeConfig config, EphemeralStore store) {
-    this(config, store, Optional.empty());
-  }
-
   /** With a filter on calls arriving on the peer port (fault injection in tests). */
-  public ClusterServices(NodeConfig config, EphemeralStore store, Optional<LinkFilter> linkFilter) {
+  public ClusterServices(NodeConfig config, EphemeralStore store, EphemeralWrites localWrites,
+      Optional<LinkFilter> linkFilter) {
     this.config = config;
     this.linkFilter = linkFilter;
     String self = config.address();
@@ -70,7 +69,8 @@ public final class ClusterServices implements AutoCloseable {
     Duration callTimeout = config.cluster().distro().requestTimeout();
     this.replication = EphemeralReplication.create(store, handler -> new DistroReplicator(
         self, config.members(), config.cluster().distro(), new GrpcDistroTransport(channels, callTimeout, config.cluster().distro().snapshotTimeout()), handler));
-    this.forwarder = new Forwarder(self, channels, this::responsibleMember, config.cpTimeout());
+    this.localWrites = localWrites;
+    this.ownerWrites = new OwnerWrites(self, channels, this::responsibleMember, localWrites, config.cpTimeout());
     members.onOwnershipMembersChanged(this::followMembership);
     this.auth = auth;
   }
@@ -89,8 +89,9 @@ public final class ClusterServices implements AutoCloseable {
     return replication.persistentHealth();
   }
 
-  public Forwarder forwarder() {
-    return forwarder;
+  /** Ephemeral writes and beats, applied by the member responsible for their service. */
+  public EphemeralWrites ownerWrites() {
+    return ownerWrites;
   }
 
   public DistroReplicator replicator() {
@@ -113,10 +114,10 @@ public final class ClusterServices implements AutoCloseable {
    * one, and starts the periodic pings. Returns once this member is ready: loaded, or alone (no
    * peer answered, or none gave a snapshot in time; verify fills in once peers are seen).
    */
-  public void start(Router router, ReplicatedLog raft, UnaryOperator<String> raftPeerIdOf,
+  public void start(ReplicatedLog raft, UnaryOperator<String> raftPeerIdOf,
       ScheduledExecutorService scheduler, Readiness readiness, IntSupplier clients) {
     InetSocketAddress peerAddress = new InetSocketAddress(config.bind(), config.self().peerPort());
-    server = PeerServer.start(config.address(), peerAddress, new PeerService(() -> pingStatus(raft.status(), clients.getAsInt()), replicator(), router), auth,
+    server = PeerServer.start(config.address(), peerAddress, new PeerService(() -> pingStatus(raft.status(), clients.getAsInt()), replicator(), localWrites), auth,
         linkFilter.map(f -> new LinkFilterInterceptor(config.address(), f, PeerAuth::sender)), config.cluster().peerMaxCalls());
     pinger = new Pinger(members, channels, config.cluster().pingPeriod(), pingTimeout(), scheduler);
     Duration peerWait = config.cluster().peerWaitAtStart();

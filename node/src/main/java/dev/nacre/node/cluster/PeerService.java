@@ -1,16 +1,12 @@
 package dev.nacre.node.cluster;
 
-import com.google.protobuf.ByteString;
 import dev.nacre.consensus.distro.DistroReplicator;
-import dev.nacre.node.http.ApiRequest;
-import dev.nacre.node.http.ApiResponse;
-import dev.nacre.node.http.Router;
+import dev.nacre.node.api.EphemeralWrites;
 import dev.nacre.proto.peer.DistroAck;
 import dev.nacre.proto.peer.DistroBatch;
 import dev.nacre.proto.peer.DistroSnapshot;
-import dev.nacre.proto.peer.ForwardRequest;
-import dev.nacre.proto.peer.ForwardResponse;
-import dev.nacre.proto.peer.HttpParam;
+import dev.nacre.proto.peer.OwnerWrite;
+import dev.nacre.proto.peer.OwnerWriteResult;
 import dev.nacre.proto.peer.PeerGrpc;
 import dev.nacre.proto.peer.PingRequest;
 import dev.nacre.proto.peer.PingResponse;
@@ -18,10 +14,6 @@ import dev.nacre.proto.peer.SnapshotRequest;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -35,12 +27,12 @@ final class PeerService extends PeerGrpc.PeerImplBase {
 
   private final Supplier<PingResponse> status;
   private final DistroReplicator replicator;
-  private final Router router;
+  private final EphemeralWrites localWrites;
 
-  PeerService(Supplier<PingResponse> status, DistroReplicator replicator, Router router) {
+  PeerService(Supplier<PingResponse> status, DistroReplicator replicator, EphemeralWrites localWrites) {
     this.status = status;
     this.replicator = replicator;
-    this.router = router;
+    this.localWrites = localWrites;
   }
 
   @Override
@@ -83,19 +75,17 @@ final class PeerService extends PeerGrpc.PeerImplBase {
     }
   }
 
+  /** Runs on the peer port's executor; an ephemeral write never waits for Raft. */
   @Override
-  public void forward(ForwardRequest request, StreamObserver<ForwardResponse> out) {
-    Map<String, List<String>> params = new LinkedHashMap<>();
-    for (HttpParam p : request.getParamsList()) {
-      params.computeIfAbsent(p.getName(), k -> new ArrayList<>()).add(p.getValue());
+  public void write(OwnerWrite request, StreamObserver<OwnerWriteResult> out) {
+    OwnerWriteResult result;
+    try {
+      result = OwnerWriteCodec.apply(request, localWrites);
+    } catch (RuntimeException e) {
+      out.onError(Status.INVALID_ARGUMENT.withDescription(bounded("bad ephemeral write: " + e)).asRuntimeException());
+      return;
     }
-    // Runs on gRPC's executor, which may block; the handler may wait for a Raft commit.
-    ApiResponse response = router.serve(new ApiRequest(request.getMethod(), request.getPath(), params, request.getBody(), true));
-    out.onNext(ForwardResponse.newBuilder()
-        .setStatus(response.status())
-        .setContentType(response.contentType())
-        .setBody(ByteString.copyFrom(response.body()))
-        .build());
+    out.onNext(result);
     out.onCompleted();
   }
 

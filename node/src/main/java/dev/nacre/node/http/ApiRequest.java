@@ -14,32 +14,21 @@ public final class ApiRequest {
   private final String path;
   private final Map<String, List<String>> params;
   private final String body;
-  private final boolean forwarded;
   private final Optional<InetAddress> source;
 
-  /** @param forwarded true when another member forwarded it here: answer locally, never forward again */
-  public ApiRequest(String method, String path, Map<String, List<String>> params, String body, boolean forwarded) {
-    this(method, path, params, body, forwarded, Optional.empty());
-  }
-
-  /** @param source the address the request came from; empty when it was forwarded by a member */
-  public ApiRequest(String method, String path, Map<String, List<String>> params, String body, boolean forwarded,
+  /** @param source the address the request came from, when known */
+  public ApiRequest(String method, String path, Map<String, List<String>> params, String body,
       Optional<InetAddress> source) {
     this.method = method;
     this.path = path;
     this.params = params;
     this.body = body;
-    this.forwarded = forwarded;
     this.source = source;
   }
 
-  /** The client's address, when the request came straight from it. */
+  /** The client's address. */
   public Optional<InetAddress> source() {
     return source;
-  }
-
-  public boolean forwarded() {
-    return forwarded;
   }
 
   /** Every parameter with all its values, as received. */

@@ -271,7 +271,7 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     } catch (IllegalArgumentException e) {
       throw HttpError.badRequest("malformed URL or form encoding: " + e.getMessage());
     }
-    return new ApiRequest(request.method().name(), uri.path(), params, body, false, source);
+    return new ApiRequest(request.method().name(), uri.path(), params, body, source);
   }
 
   private void write(ChannelHandlerContext ctx, ApiResponse response, boolean keepAlive) {

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.nacre.proto.peer.ForwardRequest;
-import dev.nacre.proto.peer.ForwardResponse;
+import dev.nacre.proto.peer.OwnerWrite;
+import dev.nacre.proto.peer.OwnerWriteResult;
 import dev.nacre.proto.peer.PeerGrpc;
 import dev.nacre.proto.peer.PingRequest;
 import dev.nacre.proto.peer.PingResponse;
@@ -40,10 +40,10 @@ class CallLimitTest {
   private Server server;
   private ManagedChannel channel;
 
-  /** Forward holds its call until {@link #release} opens; Ping answers at once. */
+  /** Write holds its call until {@link #release} opens; Ping answers at once. */
   private final PeerGrpc.PeerImplBase service = new PeerGrpc.PeerImplBase() {
     @Override
-    public void forward(ForwardRequest request, StreamObserver<ForwardResponse> response) {
+    public void write(OwnerWrite request, StreamObserver<OwnerWriteResult> response) {
       started.incrementAndGet();
       holders.execute(() -> {
         try {
@@ -52,7 +52,7 @@ class CallLimitTest {
           Thread.currentThread().interrupt();
         }
         try {
-          response.onNext(ForwardResponse.newBuilder().setStatus(200).build());
+          response.onNext(OwnerWriteResult.getDefaultInstance());
           response.onCompleted();
         } catch (StatusRuntimeException cancelled) {
           // the caller gave up first (the cancellation test)
@@ -87,13 +87,13 @@ class CallLimitTest {
     PeerGrpc.PeerFutureStub async = PeerGrpc.newFutureStub(channel);
     PeerGrpc.PeerBlockingStub blocking = PeerGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS);
 
-    List<com.google.common.util.concurrent.ListenableFuture<ForwardResponse>> held = new ArrayList<>();
-    held.add(async.forward(ForwardRequest.getDefaultInstance()));
-    held.add(async.forward(ForwardRequest.getDefaultInstance()));
+    List<com.google.common.util.concurrent.ListenableFuture<OwnerWriteResult>> held = new ArrayList<>();
+    held.add(async.write(OwnerWrite.getDefaultInstance()));
+    held.add(async.write(OwnerWrite.getDefaultInstance()));
     await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
         assertThat(started).as("both calls reached the handler").hasValue(2));
 
-    assertThatThrownBy(() -> blocking.forward(ForwardRequest.getDefaultInstance()))
+    assertThatThrownBy(() -> blocking.write(OwnerWrite.getDefaultInstance()))
         .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
           assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
           assertThat(e.getStatus().getDescription()).contains("2 calls in flight").contains("retry later");
@@ -104,11 +104,11 @@ class CallLimitTest {
 
     release.countDown();
     for (var f : held) {
-      assertThat(f.get(5, TimeUnit.SECONDS).getStatus()).isEqualTo(200);
+      assertThat(f.get(5, TimeUnit.SECONDS).getErrorKind()).isEmpty();
     }
     // Closed calls gave their permits back: two more fit again.
-    assertThat(blocking.forward(ForwardRequest.getDefaultInstance()).getStatus()).isEqualTo(200);
-    assertThat(blocking.forward(ForwardRequest.getDefaultInstance()).getStatus()).isEqualTo(200);
+    assertThat(blocking.write(OwnerWrite.getDefaultInstance()).getErrorKind()).isEmpty();
+    assertThat(blocking.write(OwnerWrite.getDefaultInstance()).getErrorKind()).isEmpty();
     assertThat(limit.refused()).isEqualTo(1);
   }
 
@@ -119,8 +119,8 @@ class CallLimitTest {
     channel = NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build();
     PeerGrpc.PeerFutureStub async = PeerGrpc.newFutureStub(channel);
     for (int round = 0; round < 3; round++) {
-      var a = async.withDeadlineAfter(200, TimeUnit.MILLISECONDS).forward(ForwardRequest.getDefaultInstance());
-      var b = async.withDeadlineAfter(200, TimeUnit.MILLISECONDS).forward(ForwardRequest.getDefaultInstance());
+      var a = async.withDeadlineAfter(200, TimeUnit.MILLISECONDS).write(OwnerWrite.getDefaultInstance());
+      var b = async.withDeadlineAfter(200, TimeUnit.MILLISECONDS).write(OwnerWrite.getDefaultInstance());
       for (var f : List.of(a, b)) {
         assertThatThrownBy(() -> f.get(5, TimeUnit.SECONDS))
             .hasCauseInstanceOf(StatusRuntimeException.class)

@@ -51,15 +51,12 @@ public final class V2InstanceApi {
         .add("DELETE", BASE + "/metadata/batch", answers.wrap(r -> answers.ok(metadataBatch.delete(r))));
   }
 
-  /** Checks the instance form, then writes where v1 writes (at the responsible member). */
+  /** Checks the instance form, then writes as v1 does. */
   private Router.Handler form(Consumer<ApiRequest> write) {
-    Router.Handler local = r -> {
-      write.accept(r);
-      return answers.ok("ok");
-    };
     return r -> {
       V2Params.instanceForm(r, () -> reader.metadata(r));
-      return writes.atOwner(local).handle(r);
+      write.accept(r);
+      return answers.ok("ok");
     };
   }
 
@@ -89,10 +86,8 @@ public final class V2InstanceApi {
   private ApiResponse patch(ApiRequest r) throws Exception {
     V2Params.instanceIdentity(r);
     V2Params.as(V2Code.INSTANCE_METADATA_ERROR, () -> reader.patch(r));
-    return writes.atOwner(x -> {
-      writes.patch(x);
-      return ApiResponse.ok();
-    }).handle(r);
+    writes.patch(r);
+    return ApiResponse.ok();
   }
 
   private ApiResponse detail(ApiRequest r) {
@@ -123,6 +118,6 @@ public final class V2InstanceApi {
   /** Nacos' v2 beat answers as v1 does, without the wrapper. */
   private ApiResponse beat(ApiRequest r) throws Exception {
     V2Params.require(r, "serviceName", "String");
-    return writes.beatAtOwner(r);
+    return writes.beat(r);
   }
 }

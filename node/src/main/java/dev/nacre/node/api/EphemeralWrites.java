@@ -1,0 +1,49 @@
+package dev.nacre.node.api;
+
+import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.naming.model.Beat;
+import dev.nacre.naming.model.BeatResult;
+import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.model.InstancePatch;
+
+/**
+ * The ephemeral writes and beats of the Open API (v1 and v2): applied by the member responsible
+ * for their service, which owns the records. The member a client called checks the parameters
+ * and answers in the client's API; only the operation travels. A refusal comes back as the
+ * registry's {@link dev.nacre.naming.api.NamingException}, as if it had been refused here.
+ */
+public interface EphemeralWrites {
+  void register(Instance instance);
+
+  void deregister(InstanceKey key);
+
+  void patch(InstanceKey key, InstancePatch patch);
+
+  BeatResult beat(Beat beat);
+
+  /** Applied by this member: a standalone node, or the responsible member itself. */
+  static EphemeralWrites local(NamingOperations naming) {
+    return new EphemeralWrites() {
+      @Override
+      public void register(Instance instance) {
+        naming.registerInstance(instance);
+      }
+
+      @Override
+      public void deregister(InstanceKey key) {
+        naming.deregisterInstance(key, true);
+      }
+
+      @Override
+      public void patch(InstanceKey key, InstancePatch patch) {
+        naming.patchInstance(key, true, patch);
+      }
+
+      @Override
+      public BeatResult beat(Beat beat) {
+        return naming.beat(beat);
+      }
+    };
+  }
+}

@@ -1,0 +1,88 @@
+package dev.nacre.node.cluster;
+
+import dev.nacre.naming.model.Beat;
+import dev.nacre.naming.model.BeatResult;
+import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.model.InstancePatch;
+import dev.nacre.naming.model.ServiceKey;
+import dev.nacre.node.api.EphemeralWrites;
+import dev.nacre.proto.peer.OwnerWrite;
+import dev.nacre.proto.peer.OwnerWriteResult;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Ephemeral writes and beats sent to the member responsible for their service, as typed calls on
+ * the peer port. When that member cannot be reached the write is applied here instead: ephemeral
+ * writes stay available, and they are idempotent, so a copy that did arrive does no harm.
+ */
+public final class OwnerWrites implements EphemeralWrites {
+  private static final Logger log = LoggerFactory.getLogger(OwnerWrites.class);
+  private final String self;
+  private final PeerChannels channels;
+  private final Function<ServiceKey, String> responsible;
+  private final EphemeralWrites local;
+  private final Duration timeout;
+
+  /** @param responsible the member responsible for a service, as the ownership mapper says */
+  OwnerWrites(String self, PeerChannels channels, Function<ServiceKey, String> responsible, EphemeralWrites local,
+      Duration timeout) {
+    this.self = self;
+    this.channels = channels;
+    this.responsible = responsible;
+    this.local = local;
+    this.timeout = timeout;
+  }
+
+  @Override
+  public void register(Instance instance) {
+    ServiceKey service = instance.key().service();
+    atOwner(service, () -> OwnerWriteCodec.register(self, instance)).ifPresentOrElse(OwnerWriteCodec::outcome,
+        () -> local.register(instance));
+  }
+
+  @Override
+  public void deregister(InstanceKey key) {
+    atOwner(key.service(), () -> OwnerWriteCodec.deregister(self, key)).ifPresentOrElse(OwnerWriteCodec::outcome,
+        () -> local.deregister(key));
+  }
+
+  @Override
+  public void patch(InstanceKey key, InstancePatch patch) {
+    atOwner(key.service(), () -> OwnerWriteCodec.patch(self, key, patch)).ifPresentOrElse(OwnerWriteCodec::outcome,
+        () -> local.patch(key, patch));
+  }
+
+  @Override
+  public BeatResult beat(Beat beat) {
+    return atOwner(beat.key().service(), () -> OwnerWriteCodec.beat(self, beat)).map(OwnerWriteCodec::outcome)
+        .orElseGet(() -> local.beat(beat));
+  }
+
+  /** The responsible member's answer; empty when that is this member or it did not answer. */
+  private Optional<OwnerWriteResult> atOwner(ServiceKey service, Supplier<OwnerWrite> write) {
+    String owner = responsible.apply(service);
+    if (owner.equals(self)) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(channels.stub(owner).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
+          .write(write.get()).get(timeout.toMillis() + 500, TimeUnit.MILLISECONDS));
+    } catch (ExecutionException | TimeoutException e) {
+      log.info("[{}] ephemeral write for {} applied here: {}, responsible for it, did not answer ({})", self,
+          service.groupedName(), owner, e.getCause() != null ? e.getCause().getMessage() : e.toString());
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+}
