@@ -11,13 +11,13 @@ import dev.nacre.naming.persistent.NamingStateMachine;
 import dev.nacre.naming.push.PushService;
 import dev.nacre.naming.push.Subscriptions;
 import dev.nacre.naming.registry.RegistryIndex;
-import dev.nacre.node.api.CommitWaits;
 import dev.nacre.node.api.EphemeralWrites;
 import dev.nacre.node.api.Json;
 import dev.nacre.node.api.MemberView;
 import dev.nacre.node.api.NodeCounts;
 import dev.nacre.node.api.RaftAdminApi;
 import dev.nacre.node.api.Readiness;
+import dev.nacre.node.api.RequestWaits;
 import dev.nacre.node.client.ClientConnections;
 import dev.nacre.node.client.ClientGrpcServer;
 import dev.nacre.node.client.ClientRebalancer;
@@ -167,7 +167,7 @@ public final class Node implements AutoCloseable {
         new InetSocketAddress(config.bind(), config.port()),
         router,
         config.http(),
-        CommitWaits::mayWait,
+        RequestWaits::of,
         hooks.clientGateOrOpen());
     resources.push(http);
     if (cluster != null) {

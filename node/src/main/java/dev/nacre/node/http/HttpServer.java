@@ -13,11 +13,13 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,16 +38,15 @@ public final class HttpServer implements AutoCloseable {
 
   private final EventLoopGroup boss;
   private final EventLoopGroup io;
-  private final ThreadPoolExecutor workers;
-  private final ThreadPoolExecutor commitWorkers;
+  /** The workers of each {@link WaitKind}. */
+  private final Map<WaitKind, ThreadPoolExecutor> workers;
   private final Channel channel;
 
-  private HttpServer(EventLoopGroup boss, EventLoopGroup io, ThreadPoolExecutor workers,
-      ThreadPoolExecutor commitWorkers, Channel channel) {
+  private HttpServer(EventLoopGroup boss, EventLoopGroup io, Map<WaitKind, ThreadPoolExecutor> workers,
+      Channel channel) {
     this.boss = boss;
     this.io = io;
     this.workers = workers;
-    this.commitWorkers = commitWorkers;
     this.channel = channel;
   }
 
@@ -55,17 +56,19 @@ public final class HttpServer implements AutoCloseable {
    * address when the port is taken.
    *
    * @param name the node's member address: the log prefix, and what the gate is asked about
-   * @param mayWaitForCommit requests that may wait for a Raft commit: they get workers of their own
-   *     ({@link HttpLimits#workerThreads()} more), so that the others go on while those wait
+   * @param waits what a request may wait for: each kind gets {@link HttpLimits#workerThreads()}
+   *     workers of its own, so that the others go on while those wait
    */
   public static HttpServer start(String name, InetSocketAddress address, Router router, HttpLimits limits,
-      Predicate<ApiRequest> mayWaitForCommit, ClientGate gate) throws InterruptedException {
-    ThreadPoolExecutor workers = workers(name + "-http-", limits.workerThreads());
-    ThreadPoolExecutor commitWorkers = workers(name + "-http-cp-", limits.workerThreads());
+      Function<ApiRequest, WaitKind> waits, ClientGate gate) throws InterruptedException {
+    Map<WaitKind, ThreadPoolExecutor> workers = new EnumMap<>(WaitKind.class);
+    workers.put(WaitKind.NOTHING, workers(name + "-http-", limits.workerThreads()));
+    workers.put(WaitKind.PEER, workers(name + "-http-peer-", limits.workerThreads()));
+    workers.put(WaitKind.COMMIT, workers(name + "-http-cp-", limits.workerThreads()));
     EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     EventLoopGroup io = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     HttpDispatcher dispatcher = new HttpDispatcher(router,
-        request -> mayWaitForCommit.test(request) ? commitWorkers : workers, name, gate, limits);
+        request -> workers.get(waits.apply(request)), name, gate, limits);
     long idleNanos = limits.idleTimeout().toNanos();
     try {
       Channel channel = new ServerBootstrap()
@@ -86,12 +89,11 @@ public final class HttpServer implements AutoCloseable {
           .sync()
           .channel();
       log.info("[{}] HTTP Open API listening on {} ({})", name, channel.localAddress(), limits);
-      return new HttpServer(boss, io, workers, commitWorkers, channel);
+      return new HttpServer(boss, io, workers, channel);
     } catch (Exception e) {
       boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
       io.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-      workers.shutdownNow();
-      commitWorkers.shutdownNow();
+      workers.values().forEach(ThreadPoolExecutor::shutdownNow);
       if (e instanceof InterruptedException ie) {
         throw ie;
       }
@@ -118,7 +120,6 @@ public final class HttpServer implements AutoCloseable {
     channel.close().syncUninterruptibly();
     boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     io.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-    workers.shutdownNow();
-    commitWorkers.shutdownNow();
+    workers.values().forEach(ThreadPoolExecutor::shutdownNow);
   }
 }
