@@ -125,7 +125,7 @@ public final class Node implements AutoCloseable {
     EphemeralWrites ephemeralWrites = EphemeralWrites.local(naming);
     Predicate<ServiceKey> probesHere = service -> true;
     if (config.clustered()) {
-      cluster = new ClusterServices(config, ephemeral, ephemeralWrites, hooks.linkFilter());
+      cluster = new ClusterServices(config, clock, ephemeral, ephemeralWrites, hooks.linkFilter());
       resources.push(cluster);
       ephemeralWrites = cluster.ownerWrites();
       probesHere = cluster::isResponsible;

@@ -1,5 +1,6 @@
 package dev.nacre.consensus.distro;
 
+import java.time.Clock;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -50,7 +51,7 @@ public final class DistroReplicator implements AutoCloseable {
    */
   public DistroReplicator(String selfId, Collection<String> memberIds, DistroConfig config,
       DistroTransport transport, DistroHandler handler) {
-    this(selfId, memberIds, config, transport, handler, monotonicWallClock());
+    this(selfId, memberIds, config, transport, handler, monotonicMillis(Clock.systemUTC()));
   }
 
   /** As above, with the clock (milliseconds) the protocol reads; it must never go back. */
@@ -289,9 +290,12 @@ public final class DistroReplicator implements AutoCloseable {
     }
   }
 
-  /** Wall-clock milliseconds at start, then advanced by the monotonic nano clock. */
-  static LongSupplier monotonicWallClock() {
-    long wallAtStart = System.currentTimeMillis();
+  /**
+   * A clock for the protocol from a node's wall clock: its milliseconds now, then advanced by the
+   * monotonic nano clock, so that the protocol's clock never goes back when the wall clock does.
+   */
+  public static LongSupplier monotonicMillis(Clock wall) {
+    long wallAtStart = wall.millis();
     long nanoAtStart = System.nanoTime();
     return () -> wallAtStart + (System.nanoTime() - nanoAtStart) / 1_000_000;
   }

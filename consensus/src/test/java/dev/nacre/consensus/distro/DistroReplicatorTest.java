@@ -5,11 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -168,5 +174,36 @@ class DistroReplicatorTest {
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
     assertThat(a.receiveBatch(new DistroBatch("b", 1, List.of(), java.util.Optional.empty())))
         .isCompletedExceptionally();
+  }
+
+  @Test
+  void theProtocolClockStartsAtTheNodesWallClockAndNeverGoesBack() {
+    AtomicLong wallMillis = new AtomicLong(5_000_000);
+    Clock wall = new Clock() {
+      @Override
+      public ZoneId getZone() {
+        return ZoneOffset.UTC;
+      }
+
+      @Override
+      public Clock withZone(ZoneId zone) {
+        return this;
+      }
+
+      @Override
+      public Instant instant() {
+        return Instant.ofEpochMilli(wallMillis.get());
+      }
+    };
+    LongSupplier protocol = DistroReplicator.monotonicMillis(wall);
+    long first = protocol.getAsLong();
+    assertThat(first).isBetween(5_000_000L, 5_010_000L);
+    wallMillis.set(1_000); // the node's wall clock steps back (NTP, an operator)
+    long last = first;
+    for (int i = 0; i < 10_000; i++) {
+      long now = protocol.getAsLong();
+      assertThat(now).isGreaterThanOrEqualTo(last);
+      last = now;
+    }
   }
 }

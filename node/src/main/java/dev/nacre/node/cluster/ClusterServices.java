@@ -15,6 +15,7 @@ import dev.nacre.node.hooks.LinkFilter;
 import dev.nacre.node.hooks.LinkFilterInterceptor;
 import dev.nacre.proto.peer.PingResponse;
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -56,8 +57,11 @@ public final class ClusterServices implements AutoCloseable {
 
   private final Optional<LinkFilter> linkFilter;
 
-  /** With a filter on calls arriving on the peer port (fault injection in tests). */
-  public ClusterServices(NodeConfig config, EphemeralStore store, EphemeralWrites localWrites,
+  /**
+   * @param clock the node's wall clock; Distro reads it through {@link DistroReplicator#monotonicMillis}
+   * @param linkFilter a filter on calls arriving on the peer port (fault injection in tests)
+   */
+  public ClusterServices(NodeConfig config, Clock clock, EphemeralStore store, EphemeralWrites localWrites,
       Optional<LinkFilter> linkFilter) {
     this.config = config;
     this.linkFilter = linkFilter;
@@ -68,7 +72,9 @@ public final class ClusterServices implements AutoCloseable {
     this.channels = new PeerChannels(self, auth);
     Duration callTimeout = config.cluster().distro().requestTimeout();
     this.replication = EphemeralReplication.create(store, handler -> new DistroReplicator(
-        self, config.members(), config.cluster().distro(), new GrpcDistroTransport(channels, callTimeout, config.cluster().distro().snapshotTimeout()), handler));
+        self, config.members(), config.cluster().distro(),
+        new GrpcDistroTransport(channels, callTimeout, config.cluster().distro().snapshotTimeout()), handler,
+        DistroReplicator.monotonicMillis(clock)));
     this.localWrites = localWrites;
     this.ownerWrites = new OwnerWrites(self, channels, this::responsibleMember, localWrites, config.cpTimeout());
     members.onOwnershipMembersChanged(this::followMembership);

@@ -75,7 +75,10 @@ final class PeerService extends PeerGrpc.PeerImplBase {
     }
   }
 
-  /** Runs on the peer port's executor; an ephemeral write never waits for Raft. */
+  /**
+   * Runs on the peer port's executor, which may block: a patch of an ephemeral instance commits an
+   * operator override through Raft.
+   */
   @Override
   public void write(OwnerWrite request, StreamObserver<OwnerWriteResult> out) {
     OwnerWriteResult result;
