@@ -385,8 +385,32 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     calls.close(() -> stopped("complete"));
     client.close();
     forwarder.close();
-    closeQuietly("server", server);
+    closeBounded(server);
     batchCallbacks.shutdown();
+  }
+
+  /** How long stopping the Raft server may take before the stop goes on without it. */
+  private static final long SERVER_CLOSE_BOUND_MS = 15_000;
+
+  /**
+   * Ratis waits for its gRPC server to terminate without a bound; a stream that never ends once
+   * hung a node's stop (seen once in a test that stops three members in one JVM). A stop that
+   * takes longer than the bound is logged and left to finish (or to the JVM's exit) on its own
+   * thread.
+   */
+  private void closeBounded(RaftServer raftServer) {
+    Thread closer = new Thread(() -> closeQuietly("server", raftServer), "nacre-raft-close-" + config.selfId());
+    closer.setDaemon(true);
+    closer.start();
+    try {
+      closer.join(SERVER_CLOSE_BOUND_MS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (closer.isAlive()) {
+      log.warn("[{}] the Raft server did not stop within {} ms; going on without waiting for it", config.selfId(),
+          SERVER_CLOSE_BOUND_MS);
+    }
   }
 
   private RuntimeException translate(String what, Throwable error) {
