@@ -40,6 +40,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -160,7 +161,7 @@ class PeerFuzzTest {
   }
 
   private static final Set<String> KINDS =
-      Arrays.stream(NamingException.Kind.values()).map(Enum::name).collect(java.util.stream.Collectors.toSet());
+      Arrays.stream(NamingException.Kind.values()).map(Enum::name).collect(Collectors.toSet());
 
   /** An ephemeral write of any kind, with fuzzed names, address, port, weight and metadata (or none at all). */
   private static OwnerWrite ownerWrite(FuzzInputs in) {

@@ -68,6 +68,8 @@ public final class RatisReplicatedLog implements ReplicatedLog {
    * them into its own entries anyway. 4 and 16 measured alike, 1 made 1.5x as many entries.
    */
   private static final int FORWARDS_IN_FLIGHT = 4;
+  /** How long stopping the Raft server may take before the stop goes on without it. */
+  private static final long SERVER_CLOSE_BOUND_MS = 15_000;
   /** Results of forwarded operations each member keeps to answer repeats: seconds of a busy cluster. */
   private static final int REMEMBERED_FORWARDS = 65_536;
 
@@ -388,9 +390,6 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     closeBounded(server);
     batchCallbacks.shutdown();
   }
-
-  /** How long stopping the Raft server may take before the stop goes on without it. */
-  private static final long SERVER_CLOSE_BOUND_MS = 15_000;
 
   /**
    * Ratis waits for its gRPC server to terminate without a bound; a stream that never ends once

@@ -8,6 +8,7 @@ import dev.nacre.naming.push.PushConfig;
 import dev.nacre.node.http.HttpLimits;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -231,8 +232,8 @@ public record NodeConfig(
         s.longValue(LOG_SEGMENT_SIZE, RaftConfig.DEFAULT_LOG_SEGMENT_SIZE_BYTES, 1024, 1L << 30),
         s.integer(RAFT_BATCHES_IN_FLIGHT, RaftConfig.DEFAULT_BATCHES_IN_FLIGHT, 1, 64),
         s.integer(RAFT_MAX_BATCH_OPERATIONS, RaftConfig.DEFAULT_MAX_BATCH_OPERATIONS, 1, 10_000),
-        Duration.ofNanos(1000 * s.longValue(RAFT_BATCH_LINGER, RaftConfig.DEFAULT_BATCH_LINGER.toNanos() / 1000,
-            0, 100_000)),
+        Duration.of(s.longValue(RAFT_BATCH_LINGER, RaftConfig.DEFAULT_BATCH_LINGER.toNanos() / 1000, 0, 100_000),
+            ChronoUnit.MICROS),
         naming,
         clusterSettings,
         client,
