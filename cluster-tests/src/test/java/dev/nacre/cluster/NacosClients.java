@@ -16,7 +16,20 @@ final class NacosClients implements AutoCloseable {
 
   /** A client whose server list is {@code mainAddresses} ({@code host:port}, HTTP ports). */
   NamingService connect(String... mainAddresses) {
+    return connect(new Properties(), mainAddresses);
+  }
+
+  /** A client that logs in as {@code username} (client authentication on the servers). */
+  NamingService connectAs(String username, String password, String... mainAddresses) {
     Properties p = new Properties();
+    p.setProperty(PropertyKeyConst.USERNAME, username);
+    p.setProperty(PropertyKeyConst.PASSWORD, password);
+    return connect(p, mainAddresses);
+  }
+
+  private NamingService connect(Properties settings, String... mainAddresses) {
+    Properties p = new Properties();
+    p.putAll(settings);
     p.setProperty(PropertyKeyConst.SERVER_ADDR, String.join(",", mainAddresses));
     try {
       NamingService ns = NamingFactory.createNamingService(p);

@@ -41,6 +41,10 @@ public final class Main implements Callable<Integer> {
   @Option(names = "--cluster-conf", description = "Nacos' cluster.conf: one member host:port a line, # for comments.")
   Path clusterConf;
 
+  @Option(names = "--auth", description = "Client authentication on (nacos.core.auth.enabled=true); needs"
+      + " nacos.core.auth.plugin.nacos.token.secret.key in the --config file.")
+  boolean auth;
+
   @Option(names = "-D", paramLabel = "key=value", description = "Any nacre.* setting, e.g. -Dnacre.cp.timeout-ms=5000.")
   java.util.Map<String, String> settings = new java.util.HashMap<>();
 
@@ -88,6 +92,9 @@ public final class Main implements Callable<Integer> {
     }
     if (dataDir != null) {
       props.setProperty(NodeConfig.DATA_DIR, dataDir.toString());
+    }
+    if (auth) {
+      props.setProperty(dev.nacre.node.config.AuthSettings.ENABLED, "true");
     }
     NodeConfig nodeConfig = NodeConfig.from(props);
     Node node = Node.start(nodeConfig);

@@ -19,8 +19,12 @@ import dev.nacre.node.api.RaftAdminApi;
 import dev.nacre.node.api.Readiness;
 import dev.nacre.node.api.RequestWaits;
 import dev.nacre.node.client.ClientConnections;
+import dev.nacre.node.auth.AccessControl;
+import dev.nacre.node.auth.AuthDirectory;
 import dev.nacre.node.client.ClientGrpcServer;
+import dev.nacre.node.config.AuthSettings;
 import dev.nacre.node.client.ClientRebalancer;
+import dev.nacre.node.client.RequestAccess;
 import dev.nacre.node.cluster.ClusterServices;
 import dev.nacre.node.cluster.MemberState;
 import dev.nacre.node.config.MemberAddress;
@@ -134,7 +138,10 @@ public final class Node implements AutoCloseable {
         push, config.push().udpLease(), clock, scheduler);
     resources.push(udp);
     NodeCounts counts = nodeCounts(ephemeral, index, probesHere);
-    Router router = new Routes(naming, this::members, ephemeralWrites, config, udp, readiness, counts).router();
+    AccessControl access = new AccessControl(config.auth(),
+        new AuthDirectory(stateMachine.authRecords(), naming), clock);
+    warnIfOpen();
+    Router router = new Routes(naming, this::members, ephemeralWrites, config, udp, readiness, counts, access).router();
     StartingReplicatedLog member = raft;
     new RaftAdminApi(config.address(), config.members(), new RaftAdminApi.RaftAdmin() {
       @Override
@@ -184,7 +191,8 @@ public final class Node implements AutoCloseable {
     clientGrpc = ClientGrpcServer.start(config.address(),
         new InetSocketAddress(config.bind(), config.clientGrpcPort()), config.client(), naming,
         Optional.of(push), config.push().ackTimeout(), clock, scheduler,
-        new ClientGateInterceptor(config.address(), hooks.clientGateOrOpen()), metrics.clientRequests());
+        new ClientGateInterceptor(config.address(), hooks.clientGateOrOpen()), metrics.clientRequests(),
+        access.enabled() ? access::namespaceRefusal : RequestAccess.OPEN);
     resources.push(clientGrpc);
     if (cluster != null && !config.client().rebalancePeriod().isZero()) {
       ClusterServices members = cluster;
@@ -194,6 +202,21 @@ public final class Node implements AutoCloseable {
     readiness.serving();
     log.info("[{}] ready (distro {}): HTTP on {}, Nacos clients on {}, Raft on {}", config.address(),
         readiness.distro(), http.address(), clientGrpc.port(), config.raftPort());
+  }
+
+  /** A node that other hosts can reach, with anyone allowed to change the registry, says so. */
+  private void warnIfOpen() {
+    boolean loopback;
+    try {
+      loopback = java.net.InetAddress.getByName(config.bind()).isLoopbackAddress();
+    } catch (java.net.UnknownHostException e) {
+      loopback = false;
+    }
+    if (!config.auth().enabled() && !loopback) {
+      log.warn("[{}] listening on {} with client authentication OFF: anyone who reaches this address can"
+          + " change the registry. Set {}=true and {} (see conf/nacre.properties.example).", config.address(),
+          config.bind(), AuthSettings.ENABLED, AuthSettings.TOKEN_KEY);
+    }
   }
 
   private NodeCounts nodeCounts(EphemeralStore ephemeral, RegistryIndex index, Predicate<ServiceKey> probesHere) {

@@ -2,6 +2,9 @@ package dev.nacre.node;
 
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.node.api.ClusterApi;
+import dev.nacre.node.auth.AccessControl;
+import dev.nacre.node.auth.AuthApi;
+import dev.nacre.node.auth.HttpAccessRules;
 import dev.nacre.node.api.ClusterStatus;
 import dev.nacre.node.api.HealthApi;
 import dev.nacre.node.api.InstanceApi;
@@ -28,7 +31,7 @@ final class Routes {
   private final Router router = new Router();
 
   Routes(NamingOperations naming, ClusterStatus cluster, EphemeralWrites ephemeralWrites, NodeConfig config, UdpSubscriber udp,
-      Readiness readiness, NodeCounts nodeCounts) {
+      Readiness readiness, NodeCounts nodeCounts, AccessControl access) {
     Json json = new Json();
     InstanceWrites instanceWrites = new InstanceWrites(naming, json, ephemeralWrites);
     Map<String, Object> switches = switches(config);
@@ -40,10 +43,13 @@ final class Routes {
     new HealthApi(cluster, readiness, config.address()).register(router);
     // Until the node is ready, clients get 503 (a Nacos client then tries another server) instead
     // of a registry that may lack what peers hold (peers' ephemeral writes come over the peer port).
-    router.guard(r -> HealthApi.answersBeforeReady(r.path())
+    // Client authentication first (when on): a refused request learns nothing of the node's state.
+    HttpAccessRules accessRules = new HttpAccessRules(access);
+    router.guard(r -> accessRules.refusal(r).or(() -> HealthApi.answersBeforeReady(r.path())
         ? java.util.Optional.empty()
         : readiness.notReadyReason().map(why -> dev.nacre.node.http.ApiResponse.error(503,
-            "node " + config.address() + " is not ready (" + why + "); retry shortly or use another member")));
+            "node " + config.address() + " is not ready (" + why + "); retry shortly or use another member"))));
+    new AuthApi(access).register(router);
     // Nacos' v2 Open API: the same operations, in the {code, message, data} wrapper.
     new V2InstanceApi(naming, json, instanceWrites).register(router);
     new V2ServiceApi(naming, json).register(router);

@@ -98,6 +98,19 @@ public interface NamingOperations {
 
   void createNamespace(Namespace namespace);
 
+  /**
+   * Stores a client-authentication record (a user, a role grant, a permission) in the replicated
+   * log, replacing one of the same kind and name; returns once applied here. The value is opaque
+   * to naming: see {@code dev.nacre.naming.persistent.AuthRecords}.
+   */
+  void putAuthRecord(String kind, String name, byte[] value);
+
+  /** As {@link #putAuthRecord}, but CONFLICT when a record of that kind and name exists. */
+  void createAuthRecord(String kind, String name, byte[] value);
+
+  /** Removes a client-authentication record; removing an absent one succeeds. */
+  void removeAuthRecord(String kind, String name);
+
   void updateNamespace(Namespace namespace);
 
   /** {@code public} cannot be deleted. */

@@ -23,6 +23,8 @@ import dev.nacre.naming.persistent.Records;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.naming.registry.ServiceSnapshot;
 import dev.nacre.naming.validate.NamingValidator;
+import dev.nacre.proto.naming.AuthRecord;
+import dev.nacre.proto.naming.AuthRecordId;
 import dev.nacre.proto.naming.NamingOperation;
 import java.time.Clock;
 import java.util.List;
@@ -224,6 +226,31 @@ public final class RegistryOperations implements NamingOperations {
   @Override
   public void createNamespace(Namespace namespace) {
     catalog.createNamespace(namespace);
+  }
+
+  @Override
+  public void putAuthRecord(String kind, String name, byte[] value) {
+    cp.write(NamingOperation.newBuilder().setPutAuthRecord(authRecord(kind, name, value)).build(),
+        "storing " + kind + " " + name);
+  }
+
+  @Override
+  public void createAuthRecord(String kind, String name, byte[] value) {
+    // The state machine's refusal (it exists) comes back as CONFLICT.
+    cp.write(NamingOperation.newBuilder().setCreateAuthRecord(authRecord(kind, name, value)).build(),
+        "creating " + kind + " " + name);
+  }
+
+  @Override
+  public void removeAuthRecord(String kind, String name) {
+    cp.write(NamingOperation.newBuilder().setRemoveAuthRecord(
+            AuthRecordId.newBuilder().setKind(kind).setName(name)).build(),
+        "removing " + kind + " " + name);
+  }
+
+  private static AuthRecord authRecord(String kind, String name, byte[] value) {
+    return AuthRecord.newBuilder().setKind(kind).setName(name)
+        .setValue(com.google.protobuf.ByteString.copyFrom(value)).build();
   }
 
   @Override

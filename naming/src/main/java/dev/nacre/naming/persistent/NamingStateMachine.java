@@ -2,6 +2,7 @@ package dev.nacre.naming.persistent;
 
 import static dev.nacre.naming.persistent.RecordKeys.CLUSTERS;
 import static dev.nacre.naming.persistent.RecordKeys.INSTANCES;
+import static dev.nacre.naming.persistent.RecordKeys.AUTH;
 import static dev.nacre.naming.persistent.RecordKeys.NAMESPACES;
 import static dev.nacre.naming.persistent.RecordKeys.OVERRIDES;
 import static dev.nacre.naming.persistent.RecordKeys.SERVICES;
@@ -12,6 +13,7 @@ import dev.nacre.consensus.raft.Outcome;
 import dev.nacre.consensus.raft.ReplicatedStateMachine;
 import dev.nacre.naming.registry.PersistentState;
 import dev.nacre.naming.registry.RegistryIndex;
+import dev.nacre.proto.naming.AuthRecord;
 import dev.nacre.proto.naming.ClusterRecord;
 import dev.nacre.proto.naming.InstanceOverrideRecord;
 import dev.nacre.proto.naming.InstanceRecord;
@@ -24,7 +26,9 @@ import dev.nacre.storage.StorageException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,12 +47,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class NamingStateMachine implements ReplicatedStateMachine, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(NamingStateMachine.class);
-  static final List<String> FAMILIES = List.of(NAMESPACES, SERVICES, CLUSTERS, INSTANCES, OVERRIDES);
+  static final List<String> FAMILIES = List.of(NAMESPACES, SERVICES, CLUSTERS, INSTANCES, OVERRIDES, AUTH);
   private static final String SNAPSHOT_DB = "db";
 
   private final RocksStore store;
   private final RegistryIndex index;
   private final OperationApplier applier;
+  private final AuthRecords authRecords = new AuthRecords();
   private volatile long currentTerm;
   private volatile long lastAppliedIndex;
   private volatile long lastAppliedTerm;
@@ -56,7 +61,7 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
   private NamingStateMachine(RocksStore store, RegistryIndex index) {
     this.store = store;
     this.index = index;
-    this.applier = new OperationApplier(store, index);
+    this.applier = new OperationApplier(store, index, authRecords);
   }
 
   /**
@@ -71,6 +76,11 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
 
   public RegistryIndex index() {
     return index;
+  }
+
+  /** The applied client-authentication records (users, roles, permissions). */
+  public AuthRecords authRecords() {
+    return authRecords;
   }
 
   /**
@@ -153,8 +163,9 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
     lastAppliedIndex = store.appliedIndex();
     lastAppliedTerm = store.appliedTerm();
     currentTerm = Math.max(currentTerm, lastAppliedTerm);
-    int[] counts = new int[5];
+    int[] counts = new int[6];
     PersistentState next = new PersistentState();
+    Map<String, Map<String, byte[]>> auth = new HashMap<>();
     try {
       store.forEach(NAMESPACES, (k, v) -> {
         next.putNamespace(Records.fromRecord(parse(NamespaceRecord.parser(), v)));
@@ -176,6 +187,11 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
         next.putOverride(Records.fromRecord(parse(InstanceOverrideRecord.parser(), v)));
         counts[4]++;
       });
+      store.forEach(AUTH, (k, v) -> {
+        AuthRecord r = parse(AuthRecord.parser(), v);
+        auth.computeIfAbsent(r.getKind(), kind -> new HashMap<>()).put(r.getName(), r.getValue().toByteArray());
+        counts[5]++;
+      });
     } catch (IllegalStateException e) {
       throw new StorageException(
           "naming data in " + store.dir() + " is unreadable; restore the folder from a snapshot or"
@@ -184,10 +200,11 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
     }
     // Swapped in at once: readers never see the persistent part missing while it reloads.
     index.replacePersistentState(next);
+    authRecords.replaceAll(auth);
     log.info(
         "Loaded naming state from {} at applied index {}: {} namespaces, {} services, {} clusters,"
-            + " {} persistent instances, {} instance overrides",
-        store.dir(), lastAppliedIndex, counts[0], counts[1], counts[2], counts[3], counts[4]);
+            + " {} persistent instances, {} instance overrides, {} auth records",
+        store.dir(), lastAppliedIndex, counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]);
   }
 
   private static <T> T parse(com.google.protobuf.Parser<T> parser, byte[] bytes) {

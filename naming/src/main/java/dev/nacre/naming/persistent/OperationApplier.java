@@ -1,5 +1,6 @@
 package dev.nacre.naming.persistent;
 
+import static dev.nacre.naming.persistent.RecordKeys.AUTH;
 import static dev.nacre.naming.persistent.RecordKeys.CLUSTERS;
 import static dev.nacre.naming.persistent.RecordKeys.INSTANCES;
 import static dev.nacre.naming.persistent.RecordKeys.NAMESPACES;
@@ -16,6 +17,8 @@ import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.override.InstanceOverride;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.naming.registry.ServiceSnapshot;
+import dev.nacre.proto.naming.AuthRecord;
+import dev.nacre.proto.naming.AuthRecordId;
 import dev.nacre.proto.naming.NamingOperation;
 import dev.nacre.proto.naming.RemoveInstanceOverride;
 import dev.nacre.storage.Batch;
@@ -40,10 +43,12 @@ final class OperationApplier {
 
   private final RocksStore store;
   private final RegistryIndex index;
+  private final AuthRecords authRecords;
 
-  OperationApplier(RocksStore store, RegistryIndex index) {
+  OperationApplier(RocksStore store, RegistryIndex index, AuthRecords authRecords) {
     this.store = store;
     this.index = index;
+    this.authRecords = authRecords;
   }
 
   /**
@@ -103,6 +108,20 @@ final class OperationApplier {
       }
       case PUT_INSTANCE_OVERRIDE -> putOverride(Records.fromRecord(op.getPutInstanceOverride()), logIndex, batch, updates);
       case REMOVE_INSTANCE_OVERRIDE -> removeOverride(op.getRemoveInstanceOverride(), batch, updates);
+      case PUT_AUTH_RECORD -> putAuthRecord(op.getPutAuthRecord(), batch, updates);
+      case CREATE_AUTH_RECORD -> {
+        AuthRecord record = op.getCreateAuthRecord();
+        // The records of earlier operations of this entry are already in memory.
+        if (authRecords.get(record.getKind(), record.getName()).isPresent()) {
+          throw new OperationRejectedException(record.getKind() + " " + record.getName() + " already exists");
+        }
+        putAuthRecord(record, batch, updates);
+      }
+      case REMOVE_AUTH_RECORD -> {
+        AuthRecordId id = op.getRemoveAuthRecord();
+        batch.delete(AUTH, RecordKeys.authRecord(id.getKind(), id.getName()));
+        updates.add(() -> authRecords.remove(id.getKind(), id.getName()));
+      }
       case OP_NOT_SET -> throw new OperationRejectedException(
           "empty naming operation; the submitting node runs an incompatible version");
     }
@@ -148,6 +167,15 @@ final class OperationApplier {
     }
     batch.delete(OVERRIDES, RecordKeys.instance(key));
     updates.add(() -> index.overrides().remove(key));
+  }
+
+  private void putAuthRecord(AuthRecord record, Batch batch, List<Runnable> updates) {
+    if (record.getKind().isEmpty() || record.getName().isEmpty()) {
+      throw new OperationRejectedException("an auth record needs a kind and a name");
+    }
+    batch.put(AUTH, RecordKeys.authRecord(record.getKind(), record.getName()), record.toByteArray());
+    byte[] value = record.getValue().toByteArray();
+    updates.add(() -> authRecords.put(record.getKind(), record.getName(), value));
   }
 
   private void putNamespace(Namespace ns, Batch batch, List<Runnable> updates) {

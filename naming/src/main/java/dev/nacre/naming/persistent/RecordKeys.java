@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
  * clusters:   [namespace][group][name][cluster]
  * instances:  [namespace][group][name][cluster][ip] port
  * overrides:  [namespace][group][name][cluster][ip] port
+ * auth:       [kind][name]
  * </pre>
  *
  * Length prefixes keep keys unambiguous whatever characters a name holds. Keys are never decoded:
@@ -27,6 +28,7 @@ final class RecordKeys {
   static final String CLUSTERS = "naming-clusters";
   static final String INSTANCES = "naming-instances";
   static final String OVERRIDES = "naming-overrides";
+  static final String AUTH = "naming-auth";
 
   private RecordKeys() {}
 
@@ -44,6 +46,10 @@ final class RecordKeys {
 
   static byte[] instance(InstanceKey key) {
     return service(new Writer(), key.service()).string(key.cluster()).string(key.ip()).int32(key.port()).bytes();
+  }
+
+  static byte[] authRecord(String kind, String name) {
+    return new Writer().string(kind).string(name).bytes();
   }
 
   private static Writer service(Writer w, ServiceKey key) {

@@ -53,7 +53,7 @@ public final class ClientGrpcServer implements AutoCloseable {
    */
   public static ClientGrpcServer start(String nodeName, InetSocketAddress address, ClientSettings settings,
       NamingOperations naming, Optional<Subscriptions> subscriptions, Duration pushTimeout, Clock clock,
-      ScheduledExecutorService timer, ServerInterceptor gate, ClientRequestObserver observer) {
+      ScheduledExecutorService timer, ServerInterceptor gate, ClientRequestObserver observer, RequestAccess access) {
     PayloadCodec codec = new PayloadCodec();
     ClientConnections connections = new ClientConnections(nodeName, clock, settings, timer, codec);
     connections.onClose(id -> naming.removeClient(id));
@@ -68,7 +68,7 @@ public final class ClientGrpcServer implements AutoCloseable {
         .directExecutor()
         .addTransportFilter(filter)
         .addService(ServerInterceptors.intercept(
-            new UnaryRequestService(nodeName, connections, codec, instances, queries, observer), filter, gate))
+            new UnaryRequestService(nodeName, connections, codec, instances, queries, observer, access), filter, gate))
         .addService(ServerInterceptors.intercept(new StreamService(nodeName, connections, codec), filter, gate))
         .maxInboundMessageSize(MAX_MESSAGE_BYTES)
         // HTTP/2 pings free the transports of frozen or vanished clients (their connections are

@@ -12,6 +12,8 @@ final class Replies {
   static final int NO_HANDLER = 302;
   static final int BAD_GATEWAY = 502;
   static final int PARAM_INVALID = 400;
+  /** Nacos' NO_RIGHT: client authentication refused the request. */
+  static final int NO_RIGHT = 403;
   static final int NOT_FOUND = 404;
   static final int SERVER_ERROR = 500;
   static final int UNAVAILABLE = 503;

@@ -37,16 +37,21 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
   /** Requests that change the registry: counted against a connection's write allowance. */
   private static final Set<String> WRITES =
       Set.of("InstanceRequest", "PersistentInstanceRequest", "BatchInstanceRequest");
+  /** Requests that read a namespace's registry (checked for read access when auth is on). */
+  private static final Set<String> READS =
+      Set.of("ServiceQueryRequest", "ServiceListRequest", "SubscribeServiceRequest");
 
   private final String nodeName;
   private final ClientConnections connections;
   private final PayloadCodec codec;
   private final Map<String, Handler> handlers;
   private final ClientRequestObserver observer;
+  private final RequestAccess access;
 
   UnaryRequestService(String nodeName, ClientConnections connections, PayloadCodec codec,
-      InstanceHandlers instances, QueryHandlers queries, ClientRequestObserver observer) {
+      InstanceHandlers instances, QueryHandlers queries, ClientRequestObserver observer, RequestAccess access) {
     this.nodeName = nodeName;
+    this.access = access;
     this.observer = observer;
     this.connections = connections;
     this.codec = codec;
@@ -97,6 +102,17 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
         reply.body().path("errorCode").asInt(0), System.nanoTime() - arrived);
   }
 
+  /** Auth on: a naming request needs its namespace's read or write access, by the token in its headers. */
+  private Optional<String> refusal(String type, Payload payload) throws BadBodyException {
+    boolean write = WRITES.contains(type);
+    if (!write && !READS.contains(type)) {
+      return Optional.empty(); // connection-level (health check): nothing of the registry
+    }
+    Optional<String> token = Optional.ofNullable(payload.getMetadata().getHeadersMap().get("accessToken"))
+        .filter(t -> !t.isEmpty());
+    return access.refusal(token, codec.body(payload).path("namespace").asText(""), write);
+  }
+
   private CompletableFuture<Reply> answer(String connectionId, Payload payload) {
     String type = PayloadCodec.type(payload);
     Optional<ClientConnection> connection = connections.get(connectionId);
@@ -126,6 +142,10 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
           + " a second (nacre.client.writes-per-second on server " + nodeName + "); slow down and retry."));
     }
     try {
+      Optional<String> denied = access == RequestAccess.OPEN ? Optional.empty() : refusal(type, payload);
+      if (denied.isPresent()) {
+        return CompletableFuture.completedFuture(Replies.error(codec, Replies.NO_RIGHT, denied.get()));
+      }
       return handler.handle(c, payload);
     } catch (BadBodyException e) {
       log.debug("[{}] unreadable {} from {}: {}", nodeName, type, c.id(), e.getMessage());

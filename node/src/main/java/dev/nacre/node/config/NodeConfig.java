@@ -25,6 +25,7 @@ import java.util.Set;
  * @param port main (HTTP) port P; Raft listens on P-1000
  * @param members every member's {@code host:port} (main port), self included; one entry = standalone
  * @param push how changes are pushed to subscribed clients
+ * @param auth client authentication (Nacos' {@code nacos.core.auth.*} settings)
  */
 public record NodeConfig(
     String host,
@@ -45,7 +46,8 @@ public record NodeConfig(
     ClusterSettings cluster,
     ClientSettings client,
     PushConfig push,
-    boolean udpPushToClientIp) {
+    boolean udpPushToClientIp,
+    AuthSettings auth) {
 
   public static final String HOST = "nacre.host";
   public static final String BIND = "nacre.bind";
@@ -238,7 +240,8 @@ public record NodeConfig(
         clusterSettings,
         client,
         pushConfig(s),
-        s.bool(PUSH_UDP_TO_CLIENT_IP, false));
+        s.bool(PUSH_UDP_TO_CLIENT_IP, false),
+        AuthSettings.from(s));
     Set<String> unknown = s.unknownKeys("nacre.");
     if (!unknown.isEmpty()) {
       throw new IllegalArgumentException("unknown settings " + unknown + "; see conf/nacre.properties.example for the keys");

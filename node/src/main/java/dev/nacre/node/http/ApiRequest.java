@@ -15,6 +15,7 @@ public final class ApiRequest {
   private final Map<String, List<String>> params;
   private final String body;
   private final Optional<InetAddress> source;
+  private Optional<String> headerToken = Optional.empty();
 
   /** @param source the address the request came from, when known */
   public ApiRequest(String method, String path, Map<String, List<String>> params, String body,
@@ -24,6 +25,17 @@ public final class ApiRequest {
     this.params = params;
     this.body = body;
     this.source = source;
+  }
+
+  /** Sets the access token the request carried in a header (set once, by the dispatcher). */
+  public ApiRequest withAccessToken(Optional<String> token) {
+    this.headerToken = token;
+    return this;
+  }
+
+  /** The client's access token: from a header, else the {@code accessToken} parameter. */
+  public Optional<String> accessToken() {
+    return headerToken.isPresent() ? headerToken : param("accessToken");
   }
 
   /** The client's address. */

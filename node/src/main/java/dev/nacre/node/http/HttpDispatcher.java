@@ -271,7 +271,17 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     } catch (IllegalArgumentException e) {
       throw HttpError.badRequest("malformed URL or form encoding: " + e.getMessage());
     }
-    return new ApiRequest(request.method().name(), uri.path(), params, body, source);
+    return new ApiRequest(request.method().name(), uri.path(), params, body, source)
+        .withAccessToken(accessToken(request));
+  }
+
+  /** Nacos' places for a client's token, in its order: {@code Authorization: Bearer}, then {@code accessToken}. */
+  private static Optional<String> accessToken(FullHttpRequest request) {
+    String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
+    if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return Optional.of(authorization.substring(7).trim()).filter(t -> !t.isEmpty());
+    }
+    return Optional.ofNullable(request.headers().get("accessToken")).map(String::trim).filter(t -> !t.isEmpty());
   }
 
   private void write(ChannelHandlerContext ctx, ApiResponse response, boolean keepAlive) {

@@ -1,0 +1,68 @@
+package dev.nacre.node.auth;
+
+import dev.nacre.node.auth.AccessControl.Need;
+import dev.nacre.node.http.ApiRequest;
+import dev.nacre.node.http.ApiResponse;
+import java.util.Optional;
+
+/**
+ * What each HTTP request needs when client authentication is on. Everything under the API
+ * prefixes needs a token; reads of naming data need read access to the namespace, changes write
+ * access; user administration, operator switches, namespaces and cluster changes need the
+ * administrator. Open: logging in, setting the first administrator's password, the health probes,
+ * the metrics scrape and the console's static files (which log in through the API).
+ */
+public final class HttpAccessRules {
+  private static final String AUTH = "/nacos/v1/auth/";
+
+  private final AccessControl access;
+
+  public HttpAccessRules(AccessControl access) {
+    this.access = access;
+  }
+
+  /** A refusal (403, Nacos' error body) when the request may not run; empty when it may. */
+  public Optional<ApiResponse> refusal(ApiRequest request) {
+    if (!access.enabled()) {
+      return Optional.empty();
+    }
+    Optional<Need> need = needOf(request.method(), normalized(request.path()));
+    if (need.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      access.check(request.accessToken(), need.get(), request.param("namespaceId", ""));
+      return Optional.empty();
+    } catch (AccessDenied e) {
+      return Optional.of(ApiResponse.error(403, e.getMessage()));
+    }
+  }
+
+  static Optional<Need> needOf(String method, String path) {
+    boolean read = method.equals("GET") || method.equals("HEAD");
+    if (path.equals(AUTH + "login") || path.equals(AUTH + "users/login") || path.equals(AUTH + "users/admin")
+        || path.startsWith("/nacos/v1/console/health/") || path.startsWith("/nacos/v2/console/health/")) {
+      return Optional.empty();
+    }
+    if (path.startsWith(AUTH)) {
+      return Optional.of(Need.ADMIN);
+    }
+    if (path.startsWith("/nacos/v1/ns/operator/") || path.startsWith("/nacos/v2/ns/operator/")
+        || path.startsWith("/nacos/v1/console/") || path.startsWith("/nacos/v1/core/")
+        || path.startsWith("/nacos/v2/core/") || path.startsWith("/nacre/")) {
+      return Optional.of(read ? Need.USER : Need.ADMIN);
+    }
+    if (path.startsWith("/nacos/v1/ns/") || path.startsWith("/nacos/v2/ns/")) {
+      return Optional.of(read ? Need.READ : Need.WRITE);
+    }
+    if (path.startsWith("/nacos/v1/") || path.startsWith("/nacos/v2/")) {
+      return Optional.of(read ? Need.USER : Need.ADMIN);
+    }
+    return Optional.empty(); // metrics, the console's files, unknown paths (404)
+  }
+
+  /** As the router matches paths (exactly, a trailing slash dropped), so both read the same route. */
+  private static String normalized(String path) {
+    return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+  }
+}

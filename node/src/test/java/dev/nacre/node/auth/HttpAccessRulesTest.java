@@ -1,0 +1,46 @@
+package dev.nacre.node.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.nacre.node.auth.AccessControl.Need;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class HttpAccessRulesTest {
+  private static Optional<Need> need(String method, String path) {
+    return HttpAccessRules.needOf(method, path);
+  }
+
+  @Test
+  void onlyLoginTheFirstAdministratorHealthAndNonApiPathsAreOpen() {
+    assertThat(need("POST", "/nacos/v1/auth/login")).isEmpty();
+    assertThat(need("POST", "/nacos/v1/auth/users/login")).isEmpty();
+    assertThat(need("POST", "/nacos/v1/auth/users/admin")).isEmpty();
+    assertThat(need("GET", "/nacos/v1/console/health/readiness")).isEmpty();
+    assertThat(need("GET", "/metrics")).isEmpty();
+    assertThat(need("GET", "/nacos/v1/auth/users")).contains(Need.ADMIN);
+    assertThat(need("DELETE", "/nacos/v1/auth/permissions")).contains(Need.ADMIN);
+  }
+
+  @Test
+  void namingReadsAndWritesNeedTheNamespaceAndSettingsNeedTheAdministrator() {
+    assertThat(need("GET", "/nacos/v1/ns/instance/list")).contains(Need.READ);
+    assertThat(need("POST", "/nacos/v1/ns/instance")).contains(Need.WRITE);
+    assertThat(need("PUT", "/nacos/v1/ns/instance/beat")).contains(Need.WRITE);
+    assertThat(need("DELETE", "/nacos/v2/ns/instance")).contains(Need.WRITE);
+    assertThat(need("GET", "/nacos/v1/ns/operator/switches")).contains(Need.USER);
+    assertThat(need("PUT", "/nacos/v1/ns/operator/switches")).contains(Need.ADMIN);
+    assertThat(need("POST", "/nacos/v1/console/namespaces")).contains(Need.ADMIN);
+    assertThat(need("POST", "/nacre/v1/raft/snapshot")).contains(Need.ADMIN);
+    assertThat(need("GET", "/nacos/v1/core/cluster/nodes")).contains(Need.USER);
+  }
+
+  @Test
+  void aPathTheRouterReadsAsAnotherRouteNeedsWhatThatRouteNeeds() {
+    // The router drops one trailing slash: the rules must read the same route.
+    assertThat(need("POST", "/nacos/v1/ns/instance/")).contains(Need.WRITE);
+    assertThat(need("GET", "/nacos/v1/auth/users/")).contains(Need.ADMIN);
+    // Anything longer than the open login path is another (admin) path, not the login.
+    assertThat(need("POST", "/nacos/v1/auth/login/../users")).contains(Need.ADMIN);
+  }
+}
