@@ -19,6 +19,7 @@ import dev.nacre.node.api.v2.V2InstanceApi;
 import dev.nacre.node.api.v2.V2OperatorApi;
 import dev.nacre.node.api.v2.V2ServiceApi;
 import dev.nacre.node.config.NodeConfig;
+import dev.nacre.node.console.ConsoleFiles;
 import dev.nacre.node.http.Router;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -38,9 +39,10 @@ final class Routes {
     new ClusterApi(naming, json).register(router);
     new OperatorApi(naming, cluster, json, switches, config.address(), nodeCounts).register(router);
     new HealthApi(cluster, readiness, config.address()).register(router);
+    new ConsoleFiles().register(router);
     // Until the node is ready, clients get 503 (a Nacos client then tries another server) instead
     // of a registry that may lack what peers hold (peers' ephemeral writes come over the peer port).
-    router.guard(r -> HealthApi.answersBeforeReady(r.path())
+    router.guard(r -> HealthApi.answersBeforeReady(r.path()) || ConsoleFiles.serves(r.path())
         ? java.util.Optional.empty()
         : readiness.notReadyReason().map(why -> dev.nacre.node.http.ApiResponse.error(503,
             "node " + config.address() + " is not ready (" + why + "); retry shortly or use another member")));
