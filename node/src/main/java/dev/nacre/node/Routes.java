@@ -22,6 +22,7 @@ import dev.nacre.node.api.v2.V2InstanceApi;
 import dev.nacre.node.api.v2.V2OperatorApi;
 import dev.nacre.node.api.v2.V2ServiceApi;
 import dev.nacre.node.config.NodeConfig;
+import dev.nacre.node.console.ConsoleFiles;
 import dev.nacre.node.http.Router;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -41,11 +42,14 @@ final class Routes {
     new ClusterApi(naming, json).register(router);
     new OperatorApi(naming, cluster, json, switches, config.address(), nodeCounts).register(router);
     new HealthApi(cluster, readiness, config.address()).register(router);
-    // Until the node is ready, clients get 503 (a Nacos client then tries another server) instead
-    // of a registry that may lack what peers hold (peers' ephemeral writes come over the peer port).
+    new ConsoleFiles().register(router);
     // Client authentication first (when on): a refused request learns nothing of the node's state.
+    // Then, until the node is ready, clients get 503 (a Nacos client then tries another server)
+    // instead of a registry that may lack what peers hold (peers' ephemeral writes come over the
+    // peer port); the console's files load anyway, to show those answers.
     HttpAccessRules accessRules = new HttpAccessRules(access);
     router.guard(r -> accessRules.refusal(r).or(() -> HealthApi.answersBeforeReady(r.path())
+        || ConsoleFiles.serves(r.path())
         ? java.util.Optional.empty()
         : readiness.notReadyReason().map(why -> dev.nacre.node.http.ApiResponse.error(503,
             "node " + config.address() + " is not ready (" + why + "); retry shortly or use another member"))));
