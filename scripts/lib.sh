@@ -12,7 +12,8 @@ nacre_ensure_built() {
   fi
   if [ ! -f "$nacre_jar" ] || [ -n "$newer" ]; then
     echo "Building Nacre (the first build downloads dependencies, about a minute)..." >&2
-    (cd "$nacre_root" && mvn -B -q -DskipTests package >&2)
+    # Only the node and what it is made of: not the test modules (spring-tests alone pulls in Spring).
+    (cd "$nacre_root" && mvn -B -q -DskipTests -pl node -am package >&2)
   fi
 }
 
