@@ -23,12 +23,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.ElementNotInteractableException;
-import org.openqa.selenium.NoSuchElementException;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console end to end: a real node on loopback, instances registered through its HTTP API, and
@@ -43,8 +39,7 @@ class ConsoleTest {
   private static final String SERVICE = "orders";
   private static final String EPHEMERAL = "127.0.0.1:8080";
   private static final String PERSISTENT = "127.0.0.1:8081";
-  /** Longer than the page's poll (3 s) plus a slow first paint on a busy machine. */
-  private static final Duration UI_WAIT = Duration.ofSeconds(20);
+  private static final Duration UI_WAIT = ConsolePage.UI_WAIT;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private Node node;
@@ -52,6 +47,7 @@ class ConsoleTest {
   private String base;
   private Chromium chromium;
   private WebDriver browser;
+  private ConsolePage page;
 
   @BeforeAll
   @Timeout(90)
@@ -70,7 +66,8 @@ class ConsoleTest {
     http = new Http(base);
     chromium = new Chromium(dir.resolve("chromium-profile"),
         Path.of(System.getProperty("nacre.console.artifacts", "target/console-artifacts")));
-    browser = chromium.driver();
+    page = new ConsolePage(chromium);
+    browser = page.browser();
   }
 
   @AfterAll
@@ -92,52 +89,52 @@ class ConsoleTest {
         "metadata", "{\"zone\":\"a\"}"));
     register(Map.of("ip", "127.0.0.1", "port", "8081", "ephemeral", "false", "metadata", "{\"zone\":\"b\"}"));
 
-    inBrowser("offline-online", () -> {
+    page.inBrowser("ConsoleTest-offline-online", () -> {
       browser.get(base + "/nacos/");
       String service = "tr[data-service='" + SERVICE + "']";
-      waitForText(field(service, "instances"), "2");
-      waitForText(field(service, "healthy"), "2");
-      waitForText(field(service, "clusters"), "2");
-      click(By.cssSelector("tr[data-service='" + SERVICE + "'] button"));
+      page.waitForText(field(service, "instances"), "2");
+      page.waitForText(field(service, "healthy"), "2");
+      page.waitForText(field(service, "clusters"), "2");
+      page.click(By.cssSelector("tr[data-service='" + SERVICE + "'] button"));
 
       String ephemeral = instance(EPHEMERAL);
-      waitForText(field(ephemeral, "enabled"), "true");
-      assertThat(text(field(ephemeral, "cluster"))).isEqualTo("c1");
-      assertThat(text(field(ephemeral, "kind"))).isEqualTo("ephemeral");
-      assertThat(text(field(ephemeral, "weight"))).isEqualTo("2");
-      assertThat(text(field(ephemeral, "healthy"))).isEqualTo("healthy");
-      assertThat(text(field(ephemeral, "metadata"))).isEqualTo("zone=a");
-      assertThat(text(field(instance(PERSISTENT), "kind"))).isEqualTo("persistent");
+      page.waitForText(field(ephemeral, "enabled"), "true");
+      assertThat(page.text(field(ephemeral, "cluster"))).isEqualTo("c1");
+      assertThat(page.text(field(ephemeral, "kind"))).isEqualTo("ephemeral");
+      assertThat(page.text(field(ephemeral, "weight"))).isEqualTo("2");
+      assertThat(page.text(field(ephemeral, "healthy"))).isEqualTo("healthy");
+      assertThat(page.text(field(ephemeral, "metadata"))).isEqualTo("zone=a");
+      assertThat(page.text(field(instance(PERSISTENT), "kind"))).isEqualTo("persistent");
 
-      click(toggle(EPHEMERAL));
+      page.click(toggle(EPHEMERAL));
       await("the API to show " + EPHEMERAL + " offline").atMost(Duration.ofSeconds(15))
           .untilAsserted(() -> assertThat(apiInstance(EPHEMERAL).get("enabled").asBoolean()).isFalse());
       JsonNode offline = apiInstance(EPHEMERAL);
       assertThat(offline.get("weight").asDouble()).as("weight kept").isEqualTo(2.0);
       assertThat(offline.get("metadata").get("zone").asText()).as("metadata kept").isEqualTo("a");
       assertThat(consumerAddresses()).as("what consumers get").containsExactly(PERSISTENT);
-      waitForText(field(ephemeral, "enabled"), "false");
-      waitForText(toggle(EPHEMERAL), "Bring online");
+      page.waitForText(field(ephemeral, "enabled"), "false");
+      page.waitForText(toggle(EPHEMERAL), "Bring online");
 
-      click(toggle(EPHEMERAL));
+      page.click(toggle(EPHEMERAL));
       await("the API to show " + EPHEMERAL + " online").atMost(Duration.ofSeconds(15))
           .untilAsserted(() -> assertThat(apiInstance(EPHEMERAL).get("enabled").asBoolean()).isTrue());
       assertThat(consumerAddresses()).containsExactlyInAnyOrder(EPHEMERAL, PERSISTENT);
-      waitForText(toggle(EPHEMERAL), "Take offline");
+      page.waitForText(toggle(EPHEMERAL), "Take offline");
 
       // A persistent instance is replaced whole by the update: the page must send what it keeps.
-      click(toggle(PERSISTENT));
+      page.click(toggle(PERSISTENT));
       await("the API to show " + PERSISTENT + " offline").atMost(Duration.ofSeconds(15))
           .untilAsserted(() -> assertThat(apiInstance(PERSISTENT).get("enabled").asBoolean()).isFalse());
       JsonNode persistent = apiInstance(PERSISTENT);
       assertThat(persistent.get("metadata").get("zone").asText()).isEqualTo("b");
       assertThat(persistent.get("healthy").asBoolean()).isTrue();
       assertThat(persistent.get("weight").asDouble()).isEqualTo(1.0);
-      waitForText(field(instance(PERSISTENT), "enabled"), "false");
-      click(toggle(PERSISTENT));
+      page.waitForText(field(instance(PERSISTENT), "enabled"), "false");
+      page.click(toggle(PERSISTENT));
       await("the API to show " + PERSISTENT + " online").atMost(Duration.ofSeconds(15))
           .untilAsserted(() -> assertThat(apiInstance(PERSISTENT).get("enabled").asBoolean()).isTrue());
-      waitForText(field(instance(PERSISTENT), "enabled"), "true");
+      page.waitForText(field(instance(PERSISTENT), "enabled"), "true");
 
       assertThat(browser.findElement(By.id("action-error")).isDisplayed()).as("an action error shown").isFalse();
     });
@@ -148,37 +145,37 @@ class ConsoleTest {
     JsonNode members = json(http.get("/nacos/v1/core/cluster/nodes", Map.of())).get("data");
     assertThat(members).hasSize(1);
     String self = members.get(0).get("address").asText();
-    inBrowser("members", () -> {
+    page.inBrowser("ConsoleTest-members", () -> {
       browser.get(base + "/nacos/");
       String member = "tr[data-member='" + self + "']";
-      waitForText(field(member, "state"), "UP");
-      waitForText(field(member, "role"), "LEADER");
-      assertThat(text(field(member, "leader"))).isNotEmpty().isNotEqualTo("none");
-      assertThat(text(By.id("served-by"))).isEqualTo("served by " + base.substring("http://".length()));
+      page.waitForText(field(member, "state"), "UP");
+      page.waitForText(field(member, "role"), "LEADER");
+      assertThat(page.text(field(member, "leader"))).isNotEmpty().isNotEqualTo("none");
+      assertThat(page.text(By.id("served-by"))).isEqualTo("served by " + base.substring("http://".length()));
     });
   }
 
   @Test
   void showsAnApiErrorInThePageAndClearsItOnceTheReadWorks() {
     register(Map.of("ip", "127.0.0.1", "port", "9090", "serviceName", "billing"));
-    inBrowser("api-error", () -> {
+    page.inBrowser("ConsoleTest-api-error", () -> {
       browser.get(base + "/nacos/");
-      waitForText(field("tr[data-service='billing']", "instances"), "1");
+      page.waitForText(field("tr[data-service='billing']", "instances"), "1");
 
       WebElement group = browser.findElement(By.id("group"));
       group.clear();
       group.sendKeys("bad group!");
       By status = By.id("services-status");
-      wait(UI_WAIT).until(d -> d.findElement(status).getText().contains("answered 400"));
-      assertThat(text(status)).contains("/nacos/v1/ns/service/list").contains("groupName");
+      page.waiting(UI_WAIT).until(d -> d.findElement(status).getText().contains("answered 400"));
+      assertThat(page.text(status)).contains("/nacos/v1/ns/service/list").contains("groupName");
       assertThat(browser.findElement(status).getAttribute("class")).contains("error");
       assertThat(browser.findElements(By.cssSelector("#services tbody tr"))).as("rows of a failed read").isEmpty();
-      assertThat(text(By.id("updated"))).contains("1 of 4 reads failed");
+      assertThat(page.text(By.id("updated"))).contains("1 of 4 reads failed");
 
       group.clear();
       group.sendKeys("DEFAULT_GROUP");
-      waitForText(field("tr[data-service='billing']", "instances"), "1");
-      wait(UI_WAIT).withMessage(() -> "waited for the services' error to clear")
+      page.waitForText(field("tr[data-service='billing']", "instances"), "1");
+      page.waiting(UI_WAIT).withMessage(() -> "waited for the services' error to clear")
           .until(d -> d.findElement(status).getText().isEmpty() && !d.findElement(status).getAttribute("class").contains("error"));
     });
   }
@@ -233,48 +230,5 @@ class ConsoleTest {
   /** A cell of a row, by its data-field. */
   private static By field(String row, String name) {
     return By.cssSelector(row + " td[data-field='" + name + "']");
-  }
-
-  private WebDriverWait wait(Duration timeout) {
-    WebDriverWait wait = new WebDriverWait(browser, timeout, Duration.ofMillis(100));
-    // Polling re-renders a table when its data changes; an element read mid-swap is read again.
-    wait.ignoring(NoSuchElementException.class).ignoring(StaleElementReferenceException.class);
-    return wait;
-  }
-
-  private String text(By by) {
-    return wait(UI_WAIT).until(d -> d.findElement(by).getText());
-  }
-
-  private void waitForText(By by, String expected) {
-    wait(UI_WAIT)
-        .withMessage(() -> "waited " + UI_WAIT.toSeconds() + " s for " + by + " to read '" + expected + "'")
-        .until(d -> d.findElement(by).getText().equals(expected));
-  }
-
-  /** Clicks once: a stale or not yet clickable element is found again (such a click never happened). */
-  private void click(By by) {
-    wait(UI_WAIT).ignoring(ElementNotInteractableException.class)
-        .withMessage(() -> "waited " + UI_WAIT.toSeconds() + " s to click " + by)
-        .until(d -> {
-          d.findElement(by).click();
-          return true;
-        });
-  }
-
-  @FunctionalInterface
-  private interface Steps {
-    void run() throws Exception;
-  }
-
-  /** Runs browser steps; a failure saves what the page showed and says where. */
-  private void inBrowser(String name, Steps steps) {
-    try {
-      steps.run();
-    } catch (Throwable t) {
-      String shot = chromium.saveArtifacts(getClass().getSimpleName() + "-" + name);
-      throw new AssertionError("console test '" + name + "' failed: " + t.getMessage()
-          + "\n  screenshot: " + shot + " (the page's DOM beside it as .html, chromedriver.log in the same folder)", t);
-    }
   }
 }

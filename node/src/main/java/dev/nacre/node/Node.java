@@ -158,6 +158,7 @@ public final class Node implements AutoCloseable {
     resources.push(metrics);
     metrics.watchRegistry(naming, counts);
     metrics.watchRaft(raft::status);
+    metrics.watchLeaderChanges(raft, StartingReplicatedLog::leaderChanges);
     metrics.watchRaftSnapshot(raft::latestSnapshot);
     metrics.watchStorage(stateMachine::storageStats);
     push.observe(metrics.pushes());

@@ -49,6 +49,12 @@ final class StartingReplicatedLog implements ReplicatedLog {
     return log != null ? log.status() : new RaftStatus(selfId, "STARTING", "", 0, 0, 0);
   }
 
+  /** @see RatisReplicatedLog#leaderChanges() (0 before the member runs) */
+  long leaderChanges() {
+    RatisReplicatedLog log = started.getNow(null);
+    return log == null ? 0 : log.leaderChanges();
+  }
+
   /** @see RatisReplicatedLog#takeSnapshot() */
   long takeSnapshot() {
     return awaitStarted().takeSnapshot();

@@ -143,6 +143,7 @@ class MetricsTest {
       assertThat(sample(scrape, "nacre_http_server_requests_seconds_count", "route=\"unmatched\"", "status=\"404\""))
           .isEqualTo(1.0);
       assertThat(sample(scrape, "nacre_raft_leader")).as("a standalone node leads").isEqualTo(1.0);
+      assertThat(sample(scrape, "nacre_raft_leader_changes_total")).as("it elected itself once").isEqualTo(1.0);
       assertThat(sample(scrape, "nacre_raft_applied_index")).as("the persistent registration was applied")
           .isGreaterThanOrEqualTo(1.0);
       assertThat(sample(scrape, "nacre_raft_apply_stalled_seconds")).as("the state machine keeps up").isZero();

@@ -253,6 +253,11 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     }
   }
 
+  /** Leaders this member learned of since it started: each ends an election it saw. */
+  public long leaderChanges() {
+    return leaderWatch.leadersHeardOf();
+  }
+
   @Override
   public RaftStatus status() {
     try {

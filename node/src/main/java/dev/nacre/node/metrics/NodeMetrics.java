@@ -120,6 +120,13 @@ public final class NodeMetrics implements AutoCloseable {
         .register(registry);
   }
 
+  /** Leaders this member learned of since it started (elections it saw end), read when scraped. */
+  public <T> void watchLeaderChanges(T raft, ToDoubleFunction<T> leaderChanges) {
+    FunctionCounter.builder("nacre.raft.leader.changes", raft, leaderChanges)
+        .description("leaders this member learned of since it started: one per election it saw end")
+        .register(registry);
+  }
+
   /** Gauges of this member's Raft state, read when scraped. */
   public void watchRaft(Supplier<RaftStatus> raft) {
     gauge("nacre.raft.term", "current term", () -> raft.get().term());

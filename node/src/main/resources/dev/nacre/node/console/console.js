@@ -40,9 +40,46 @@ function errorMessage(body) {
   return (m ? m[1] : body.trim()) || '(empty answer)';
 }
 
+// ---- client authentication (when the node has it on) ----
+
+/** The token of this tab's login; sessionStorage, so it ends with the tab. */
+let token = sessionStorage.getItem('nacre.accessToken');
+
+function showLogin(reason) {
+  $('login').hidden = false;
+  $('login-status').textContent = reason || '';
+  $('signed-in').hidden = true;
+}
+
+async function login(e) {
+  e.preventDefault();
+  token = null;
+  try {
+    const answer = JSON.parse(await call('POST', '/nacos/v1/auth/login',
+      { username: $('login-user').value, password: $('login-password').value }));
+    token = answer.accessToken || null; // none when the node has authentication off
+    if (token) sessionStorage.setItem('nacre.accessToken', token);
+    $('login').hidden = true;
+    $('login-password').value = '';
+    $('signed-in').hidden = false;
+    $('signed-in-user').textContent = answer.username;
+    refreshNow();
+  } catch (err) {
+    $('login-status').textContent = err.message;
+  }
+}
+
+function logout() {
+  token = null;
+  sessionStorage.removeItem('nacre.accessToken');
+  showLogin('signed out');
+  refreshNow();
+}
+
 /** One API call; any failure throws an Error whose message says what was asked and what came back. */
 async function call(method, path, params) {
   const query = new URLSearchParams(params);
+  if (token) query.set('accessToken', token);
   const init = { method, cache: 'no-store' };
   let url = path;
   if (method === 'GET') {
@@ -57,6 +94,9 @@ async function call(method, path, params) {
     throw new Error(`${method} ${path}: no answer from ${location.host} (${e.message}); is the node running?`);
   }
   const body = await res.text();
+  if (res.status === 403 && /access token|token (invalid|expired)|no longer exists|administrator is set/.test(body)) {
+    showLogin(errorMessage(body)); // authentication is on and this tab has no (valid) token
+  }
   if (!res.ok) {
     throw new Error(`${method} ${path} answered ${res.status}: ${errorMessage(body)}`);
   }
@@ -363,5 +403,7 @@ document.addEventListener('DOMContentLoaded', () => {
   $('prev-page').addEventListener('click', () => { state.page -= 1; refreshNow(); });
   $('next-page').addEventListener('click', () => { state.page += 1; refreshNow(); });
   $('action-error-dismiss').addEventListener('click', hideActionError);
+  $('login').addEventListener('submit', login);
+  $('logout').addEventListener('click', logout);
   refreshNow();
 });

@@ -3,13 +3,25 @@ package dev.nacre.consensus.raft.internal;
 import java.time.Duration;
 import java.util.Optional;
 
-/** The leader this member last heard of, with a bounded wait for one to appear. */
+/**
+ * The leader this member last heard of, with a bounded wait for one to appear, and how many
+ * leaders it has heard of since it started (one per election it saw end).
+ */
 public final class LeaderWatch {
   private String leaderId;
+  private long leadersHeardOf;
 
   public synchronized void update(String newLeaderId) {
     leaderId = newLeaderId;
+    if (newLeaderId != null) {
+      leadersHeardOf++;
+    }
     notifyAll();
+  }
+
+  /** Leaders announced to this member since it started (a re-elected leader counts again). */
+  public synchronized long leadersHeardOf() {
+    return leadersHeardOf;
   }
 
   public synchronized Optional<String> current() {

@@ -1,0 +1,75 @@
+package dev.nacre.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nacre.node.Node;
+import dev.nacre.node.config.AuthSettings;
+import dev.nacre.node.config.NodeConfig;
+import dev.nacre.node.testkit.FreePorts;
+import dev.nacre.node.testkit.Http;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+
+/** The console on a node with client authentication on: it asks for a login, then shows the registry. */
+@Timeout(120)
+class ConsoleLoginTest {
+  @TempDir Path dir;
+
+  @Test
+  void asksForALoginThenShowsWhatTheUserMayRead() throws Exception {
+    int port = FreePorts.mainPort();
+    Properties p = new Properties();
+    p.setProperty(NodeConfig.PORT, String.valueOf(port));
+    p.setProperty(NodeConfig.BIND, "127.0.0.1");
+    p.setProperty(NodeConfig.DATA_DIR, dir.resolve("node").toString());
+    p.setProperty(NodeConfig.PROBE_PERIOD, "3600000");
+    p.setProperty(NodeConfig.HEARTBEAT_TIMEOUT, "600000");
+    p.setProperty(NodeConfig.IP_DELETE_TIMEOUT, "600000");
+    p.setProperty(AuthSettings.ENABLED, "true");
+    p.setProperty(AuthSettings.TOKEN_KEY, Base64.getEncoder().encodeToString(
+        "the console test's 32-byte key!!".getBytes(StandardCharsets.UTF_8)));
+    String base = "http://127.0.0.1:" + port;
+    try (Node node = Node.start(NodeConfig.from(p));
+        Chromium chromium = new Chromium(dir.resolve("chromium-profile"),
+            Path.of(System.getProperty("nacre.console.artifacts", "target/console-artifacts")))) {
+      Http http = new Http(base);
+      assertThat(http.postForm("/nacos/v1/auth/users/admin", Map.of("password", "admin-pw")).status()).isEqualTo(200);
+      String token = new ObjectMapper().readTree(http.postForm("/nacos/v1/auth/login",
+          Map.of("username", "nacos", "password", "admin-pw")).body()).path("accessToken").asText();
+      assertThat(http.post("/nacos/v1/ns/instance", Map.of("serviceName", "guarded", "ip", "127.0.0.1",
+          "port", "8090", "accessToken", token)).status()).isEqualTo(200);
+
+      ConsolePage page = new ConsolePage(chromium);
+      page.inBrowser("ConsoleLoginTest-login", () -> {
+        page.browser().get(base + "/nacos/");
+        page.waiting(ConsolePage.UI_WAIT).until(d -> d.findElement(By.id("login")).isDisplayed());
+        assertThat(page.text(By.id("login-status"))).contains("no access token");
+        assertThat(page.browser().findElements(By.cssSelector("#services tbody tr"))).isEmpty();
+
+        page.browser().findElement(By.id("login-user")).sendKeys("nacos");
+        page.browser().findElement(By.id("login-password")).sendKeys("wrong");
+        page.click(By.id("login-submit"));
+        page.waiting(ConsolePage.UI_WAIT).until(d -> d.findElement(By.id("login-status")).getText()
+            .contains("wrong password"));
+
+        page.browser().findElement(By.id("login-password")).clear();
+        page.browser().findElement(By.id("login-password")).sendKeys("admin-pw");
+        page.click(By.id("login-submit"));
+        page.waitForText(By.cssSelector("tr[data-service='guarded'] td[data-field='instances']"), "1");
+        assertThat(page.text(By.id("signed-in-user"))).isEqualTo("nacos");
+        assertThat(page.browser().findElement(By.id("login")).isDisplayed()).isFalse();
+
+        page.click(By.id("logout"));
+        page.waiting(ConsolePage.UI_WAIT).until(d -> d.findElement(By.id("login")).isDisplayed());
+      });
+    }
+  }
+}
