@@ -26,13 +26,7 @@ class ConsoleLoginTest {
   @Test
   void asksForALoginThenShowsWhatTheUserMayRead() throws Exception {
     int port = FreePorts.mainPort();
-    Properties p = new Properties();
-    p.setProperty(NodeConfig.PORT, String.valueOf(port));
-    p.setProperty(NodeConfig.BIND, "127.0.0.1");
-    p.setProperty(NodeConfig.DATA_DIR, dir.resolve("node").toString());
-    p.setProperty(NodeConfig.PROBE_PERIOD, "3600000");
-    p.setProperty(NodeConfig.HEARTBEAT_TIMEOUT, "600000");
-    p.setProperty(NodeConfig.IP_DELETE_TIMEOUT, "600000");
+    Properties p = ConsolePage.nodeSettings(port, dir.resolve("node"));
     p.setProperty(AuthSettings.ENABLED, "true");
     p.setProperty(AuthSettings.TOKEN_KEY, Base64.getEncoder().encodeToString(
         "the console test's 32-byte key!!".getBytes(StandardCharsets.UTF_8)));

@@ -13,6 +13,21 @@ final class ConsolePage {
   /** Longer than the page's poll (3 s) plus a slow first paint on a busy machine. */
   static final Duration UI_WAIT = Duration.ofSeconds(20);
 
+  /**
+   * Settings of the node a console test starts on 127.0.0.1:{@code port}: no probes, and ephemeral
+   * instances registered over HTTP without beats stay healthy for the whole test.
+   */
+  static java.util.Properties nodeSettings(int port, java.nio.file.Path dataDir) {
+    java.util.Properties p = new java.util.Properties();
+    p.setProperty(dev.nacre.node.config.NodeConfig.PORT, String.valueOf(port));
+    p.setProperty(dev.nacre.node.config.NodeConfig.BIND, "127.0.0.1");
+    p.setProperty(dev.nacre.node.config.NodeConfig.DATA_DIR, dataDir.toString());
+    p.setProperty(dev.nacre.node.config.NodeConfig.PROBE_PERIOD, "3600000");
+    p.setProperty(dev.nacre.node.config.NodeConfig.HEARTBEAT_TIMEOUT, "600000");
+    p.setProperty(dev.nacre.node.config.NodeConfig.IP_DELETE_TIMEOUT, "600000");
+    return p;
+  }
+
   @FunctionalInterface
   interface Steps {
     void run() throws Exception;

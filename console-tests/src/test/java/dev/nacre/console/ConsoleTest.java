@@ -14,7 +14,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Properties;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,15 +52,7 @@ class ConsoleTest {
   @Timeout(90)
   void start(@TempDir Path dir) {
     int port = FreePorts.mainPort();
-    Properties p = new Properties();
-    p.setProperty(NodeConfig.PORT, String.valueOf(port));
-    p.setProperty(NodeConfig.BIND, "127.0.0.1");
-    p.setProperty(NodeConfig.DATA_DIR, dir.resolve("node").toString());
-    p.setProperty(NodeConfig.PROBE_PERIOD, "3600000");
-    // Ephemeral instances registered over HTTP without beats stay healthy for the whole test.
-    p.setProperty(NodeConfig.HEARTBEAT_TIMEOUT, "600000");
-    p.setProperty(NodeConfig.IP_DELETE_TIMEOUT, "600000");
-    node = Node.start(NodeConfig.from(p));
+    node = Node.start(NodeConfig.from(ConsolePage.nodeSettings(port, dir.resolve("node"))));
     base = "http://127.0.0.1:" + port;
     http = new Http(base);
     chromium = new Chromium(dir.resolve("chromium-profile"),
