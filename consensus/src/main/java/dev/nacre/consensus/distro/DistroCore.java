@@ -39,16 +39,29 @@ final class DistroCore {
   private boolean readySeen;
 
   /**
+   * A member that keeps every record itself (no application home).
+   *
    * @param members ids of all members, this one included; all are taken to be UP
    */
   DistroCore(String selfId, Collection<String> members, DistroConfig config, long nowMillis) {
+    this(selfId, members, config, null, new RevisionCounter(nowMillis), nowMillis);
+  }
+
+  /**
+   * @param members ids of all members, this one included; all are taken to be UP
+   * @param home where the application keeps its keys (it writes its own records through
+   *     {@link #homeStored}); null when it keeps none
+   * @param revisions the counter this member's writes take revisions from, shared with the home
+   */
+  DistroCore(String selfId, Collection<String> members, DistroConfig config, RecordHome home,
+      RevisionCounter revisions, long nowMillis) {
     this.selfId = selfId;
     this.config = config;
-    this.store = new RecordStore(config.tombstoneRetention().toMillis());
+    this.store = new RecordStore(config.tombstoneRetention().toMillis(), home);
     this.verifier = new Verifier(config, nowMillis);
     this.load = new InitialLoad(selfId, config);
     this.ownerLoss = new OwnerLossTracker(config);
-    this.revisions = new RevisionCounter(nowMillis);
+    this.revisions = revisions;
     this.applier = new RecordApplier(selfId, store, ownerLoss, revisions, out);
     for (String m : new TreeSet<>(members)) {
       if (!m.equals(selfId)) {
@@ -71,12 +84,25 @@ final class DistroCore {
     return load.isReady();
   }
 
+  /** This member writes {@code key}, which the replicator keeps itself (not the home's). */
   List<DistroEffect> localChange(String key, byte[] value, long now) {
     return local(DistroRecord.live(key, selfId, nextRevision(key, now), value), now);
   }
 
   List<DistroEffect> localDelete(String key, long now) {
     return local(DistroRecord.tombstone(key, selfId, nextRevision(key, now)), now);
+  }
+
+  /**
+   * The application's home stored this member's write {@code after} of {@code key} in place of
+   * {@code before} (null when nothing was held): count it and queue the key for every peer.
+   */
+  List<DistroEffect> homeStored(String key, RecordStamp before, RecordStamp after, long now) {
+    store.homeStored(key, before, after, now);
+    for (PeerPipeline p : pipelines.values()) {
+      p.enqueue(key, now);
+    }
+    return finish(now);
   }
 
   List<DistroEffect> batchAcked(String peer, long sequence, long now) {
@@ -112,10 +138,11 @@ final class DistroCore {
 
   /** Answers a peer's snapshot request (a query: the state does not change). */
   DistroSnapshot snapshotFor(SnapshotRequest request) {
+    long highWater = revisions.highWater(); // first: every record it covers is stored by then
     List<DistroRecord> records = request.scope() == SnapshotRequest.Scope.OWNED
         ? store.ownedBy(selfId)
         : store.all();
-    return new DistroSnapshot(selfId, request.scope(), revisions.lastIssued(), records);
+    return new DistroSnapshot(selfId, request.scope(), highWater, records);
   }
 
   List<DistroEffect> snapshotReceived(long requestId, DistroSnapshot snapshot, long now) {
@@ -249,16 +276,24 @@ final class DistroCore {
   // ---- internals ----
 
   private long nextRevision(String key, long now) {
+    if (store.homed(key)) {
+      throw new IllegalArgumentException("key " + key + " is kept by the application's home,"
+          + " which writes it through OwnWrites");
+    }
     return revisions.next(store.get(key).map(DistroRecord::revision).orElse(0L), now);
   }
 
   private List<DistroEffect> local(DistroRecord r, long now) {
-    store.put(r, now);
+    store.storeIf(r, held -> true, now);
     for (PeerPipeline p : pipelines.values()) {
-      p.enqueue(r, now);
+      p.enqueue(r.key(), now);
     }
-    out.add(new DistroEffect.OwnWritesStored(List.of(r)));
     return finish(now);
+  }
+
+  /** A queued key's record as it is now, if it is still this member's to send. */
+  private DistroRecord ownRecord(String key) {
+    return store.get(key).filter(r -> r.owner().equals(selfId)).orElse(null);
   }
 
   private void pull(String owner, long now) {
@@ -276,7 +311,7 @@ final class DistroCore {
       afterLoad(now);
     }
     for (PeerPipeline p : pipelines.values()) {
-      p.poll(now, load.isReady()).ifPresent(o -> out.add(new DistroEffect.SendBatch(p.peer(),
+      p.poll(now, load.isReady(), this::ownRecord).ifPresent(o -> out.add(new DistroEffect.SendBatch(p.peer(),
           new DistroBatch(selfId, o.sequence(), o.records(),
               o.wantsDigest() ? Optional.of(store.digestOf(selfId)) : Optional.empty()))));
     }

@@ -27,13 +27,6 @@ sealed interface DistroEffect {
     }
   }
 
-  /** This member's own writes, now stored and queued for every peer: {@link DistroHandler#ownWritesStored}. */
-  record OwnWritesStored(List<DistroRecord> records) implements DistroEffect {
-    public OwnWritesStored {
-      records = List.copyOf(records);
-    }
-  }
-
   /** The initial load ended; {@code loadedFromPeer} is false after a timeout or with no peer. */
   record BecameReady(boolean loadedFromPeer) implements DistroEffect {}
 }

@@ -8,7 +8,8 @@ import java.util.List;
  * stays equal to the replicator's.
  *
  * <p>Local writes ({@link DistroReplicator#publish}, {@link DistroReplicator#delete}) are not
- * echoed: the caller applied them before publishing.
+ * echoed: the caller applied them before publishing. Keys kept by a {@link RecordHome} never
+ * reach the handler: the home applies peers' records itself.
  *
  * <p>Calls come from the replicator's single thread, one at a time, in the order the changes
  * happened, so an implementation needs no lock against itself. They must be quick and must not
@@ -29,15 +30,6 @@ public interface DistroHandler {
    * them (verify repair), or their owner stayed DOWN for the grace period. Delete these keys.
    */
   void remove(List<DistroRecord> records);
-
-  /**
-   * This member's own writes (live records and tombstones) now rank above whatever it held for
-   * their keys, and go to every peer. A peer's record of the same key may have reached the
-   * application while the write waited to be stored here (then the application holds the peer's
-   * version, which replication just overruled): this is the moment to check and repair that
-   * key, instead of comparing everything periodically.
-   */
-  default void ownWritesStored(List<DistroRecord> records) {}
 
   /** Called once, when the initial load finished (or timed out) and the replicator is ready. */
   default void ready() {}

@@ -36,6 +36,8 @@ public final class DistroReplicator implements AutoCloseable {
   private final DistroHandler handler;
   private final LongSupplier clock;
   private final DistroCore core;
+  private final OwnWrites ownWrites;
+  private final RecordHome home;
   private final ScheduledExecutorService executor;
   private final Set<String> upMembers = new ConcurrentSkipListSet<>();
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
@@ -57,12 +59,26 @@ public final class DistroReplicator implements AutoCloseable {
   /** As above, with the clock (milliseconds) the protocol reads; it must never go back. */
   public DistroReplicator(String selfId, Collection<String> memberIds, DistroConfig config,
       DistroTransport transport, DistroHandler handler, LongSupplier clockMillis) {
+    this(selfId, memberIds, config, transport, handler, null, clockMillis);
+  }
+
+  /**
+   * As above, with the application's {@code home} for the keys it keeps itself (null for none):
+   * it writes them through {@link #ownWrites()}, and peers' records of them are stored there.
+   */
+  public DistroReplicator(String selfId, Collection<String> memberIds, DistroConfig config,
+      DistroTransport transport, DistroHandler handler, RecordHome home, LongSupplier clockMillis) {
     this.selfId = Objects.requireNonNull(selfId, "selfId");
     this.config = Objects.requireNonNull(config, "config");
     this.transport = Objects.requireNonNull(transport, "transport");
     this.handler = Objects.requireNonNull(handler, "handler");
     this.clock = Objects.requireNonNull(clockMillis, "clockMillis");
-    this.core = new DistroCore(selfId, memberIds, config, clock.getAsLong());
+    long now = clock.getAsLong();
+    RevisionCounter revisions = new RevisionCounter(now);
+    this.core = new DistroCore(selfId, memberIds, config, home, revisions, now);
+    this.ownWrites = new OwnWrites(selfId, revisions, clock, (key, before, after) ->
+        submitQuietly(() -> core.homeStored(key, before, after, clock.getAsLong())));
+    this.home = home;
     upMembers.addAll(memberIds);
     upMembers.add(selfId);
     mapper = new OwnershipMapper(upMembers);
@@ -108,16 +124,26 @@ public final class DistroReplicator implements AutoCloseable {
     return selfId;
   }
 
-  /** Records a local write of {@code key}, owned by this member, and queues it for every peer. */
+  /** How the application's home writes this member's records of the keys it keeps. */
+  public OwnWrites ownWrites() {
+    return ownWrites;
+  }
+
+  /**
+   * Records a local write of {@code key}, owned by this member, and queues it for every peer. Not
+   * for keys the application's home keeps (those go through {@link #ownWrites()}).
+   */
   public void publish(String key, byte[] value) {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(value, "value");
+    refuseHomed(key);
     submit(() -> core.localChange(key, value, clock.getAsLong()));
   }
 
   /** Records a local deletion of {@code key} and queues it for every peer. */
   public void delete(String key) {
     Objects.requireNonNull(key, "key");
+    refuseHomed(key);
     submit(() -> core.localDelete(key, clock.getAsLong()));
   }
 
@@ -179,6 +205,13 @@ public final class DistroReplicator implements AutoCloseable {
     ready.completeExceptionally(new IllegalStateException("distro replicator closed"));
   }
 
+  private void refuseHomed(String key) {
+    if (home != null && home.homes(key)) {
+      throw new IllegalArgumentException("key " + key + " is kept by the application's home;"
+          + " write it there (through ownWrites())");
+    }
+  }
+
   // ---- the replicator's thread ----
 
   private void submit(Supplier<List<DistroEffect>> event) {
@@ -223,8 +256,6 @@ public final class DistroReplicator implements AutoCloseable {
         request(r);
       } else if (e instanceof DistroEffect.ApplyRecords a) {
         callHandler(() -> handler.apply(a.records()));
-      } else if (e instanceof DistroEffect.OwnWritesStored o) {
-        callHandler(() -> handler.ownWritesStored(o.records()));
       } else if (e instanceof DistroEffect.RemoveRecords r) {
         log.debug("[{}] distro: removing {} records", selfId, r.records().size());
         callHandler(() -> handler.remove(r.records()));

@@ -2,13 +2,13 @@ package dev.nacre.consensus.distro;
 
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * The outbound queue to one peer: pending changes merged by key, flushed as a batch at
+ * The outbound queue to one peer: the keys of pending changes, each once, flushed as a batch at
  * {@code maxBatchSize} keys or {@code flushDelay} after the first pending key, one batch in
  * flight, failed batches merged back and retried with exponential backoff.
  *
@@ -20,6 +20,10 @@ import java.util.Optional;
  * last one ends (never later than {@code flushDelay} after its first key, as without the flag).
  * In flight counts as busy because only one batch may be in flight (per-peer order): a slow peer
  * gets its changes merged, as before. A failed batch is retried when its backoff ends, as before.
+ *
+ * <p>The queue holds keys, not records: a batch carries each key's record as it is when the
+ * batch leaves (what the resolver returns), so a key changed twice goes once, newest, and the
+ * records wait in their one home rather than in a queue per peer.
  *
  * <p>A peer that is DOWN, or whose queue grows past {@code maxPendingKeysPerPeer}, loses its
  * queue and is marked for resync: the next batch sent to it carries a digest, and the peer, seeing
@@ -42,7 +46,7 @@ final class PeerPipeline {
   private final long timeoutMillis;
   private final int maxPending;
 
-  private final LinkedHashMap<String, DistroRecord> pending = new LinkedHashMap<>();
+  private final LinkedHashSet<String> pending = new LinkedHashSet<>();
   private long firstPendingAt;
   /** No batch left within the last flushDelay once this time is reached. */
   private long quietFrom = Long.MIN_VALUE;
@@ -76,15 +80,15 @@ final class PeerPipeline {
     return up;
   }
 
-  /** Queues a change of this member's records; a later change of the same key replaces it. */
-  void enqueue(DistroRecord r, long nowMillis) {
+  /** Queues a change of this member's record of {@code key}; a key already queued stays once. */
+  void enqueue(String key, long nowMillis) {
     if (!up) {
       return; // the peer gets everything through resync when it comes back
     }
     if (pending.isEmpty()) {
       firstPendingAt = nowMillis;
     }
-    pending.put(r.key(), r);
+    pending.add(key);
     enforceCap();
   }
 
@@ -93,8 +97,12 @@ final class PeerPipeline {
     digestDue = true;
   }
 
-  /** Decides whether a batch leaves now. */
-  Optional<Outgoing> poll(long nowMillis, boolean digestAllowed) {
+  /**
+   * Decides whether a batch leaves now; {@code resolve} gives a queued key's record to send, or
+   * null when there is none of this member's to send (another member wrote the key since).
+   */
+  Optional<Outgoing> poll(long nowMillis, boolean digestAllowed,
+      Function<String, DistroRecord> resolve) {
     if (!up) {
       return Optional.empty();
     }
@@ -114,15 +122,21 @@ final class PeerPipeline {
     }
     long batchFirstPendingAt = firstPendingAt;
     List<DistroRecord> records = new ArrayList<>(Math.min(pending.size(), maxBatchSize));
-    Iterator<Map.Entry<String, DistroRecord>> it = pending.entrySet().iterator();
+    Iterator<String> it = pending.iterator();
     while (it.hasNext() && records.size() < maxBatchSize) {
-      records.add(it.next().getValue());
+      DistroRecord r = resolve.apply(it.next());
       it.remove();
+      if (r != null) {
+        records.add(r);
+      }
     }
     // The digest describes everything sent so far only if this batch drains the queue.
     boolean withDigest = sendDigest && pending.isEmpty();
     if (withDigest) {
       digestDue = false;
+    }
+    if (records.isEmpty() && !withDigest) {
+      return Optional.empty(); // every queued key went to another member: nothing to say
     }
     long sequence = nextSequence++;
     quietFrom = nowMillis + flushDelayMillis;
@@ -155,7 +169,7 @@ final class PeerPipeline {
       firstPendingAt = Math.min(firstPendingAt, failed.firstPendingAt());
     }
     for (DistroRecord r : failed.records()) {
-      pending.putIfAbsent(r.key(), r); // a pending change of the same key is newer
+      pending.add(r.key()); // sent again as it is then
     }
     if (failed.withDigest()) {
       digestDue = true;

@@ -1,13 +1,14 @@
 package dev.nacre.consensus.distro;
 
 import java.util.HashSet;
-import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
- * Applies records that come from peers to the {@link RecordStore} and tells the handler (through
- * the {@link EffectBuffer}) what changed: newer records win, the owner's full set replaces a
- * member's view of that owner, a lost owner's records go.
+ * Applies records that come from peers to the {@link RecordStore}: newer records win, the owner's
+ * full set replaces a member's view of that owner, a lost owner's records go. Keys kept by the
+ * application's home are applied there by the store; for the others the handler learns what
+ * changed (through the {@link EffectBuffer}).
  */
 final class RecordApplier {
   private final String selfId;
@@ -31,10 +32,7 @@ final class RecordApplier {
     if (ownerLoss.refuses(r.owner())) {
       return;
     }
-    Optional<DistroRecord> held = store.get(r.key());
-    if (held.isEmpty() || r.isNewerThan(held.get())) {
-      put(r, held, now);
-    }
+    put(r, held -> held == null || held.isReplacedBy(r), now);
   }
 
   /**
@@ -66,28 +64,23 @@ final class RecordApplier {
         continue;
       }
       inSnapshot.add(r.key());
-      Optional<DistroRecord> held = store.get(r.key());
-      boolean replace = held.isEmpty()
-          || (held.get().owner().equals(owner)
-              ? held.get().revision() <= highWater && !held.get().equals(r)
-              : r.isNewerThan(held.get()));
-      if (replace) {
-        put(r, held, now);
-      }
+      put(r, held -> held == null
+          || (held.owner().equals(owner)
+              ? held.revision() <= highWater && !held.stamps(r)
+              : held.isReplacedBy(r)), now);
     }
-    boolean dropped = false;
-    for (DistroRecord held : store.ownedBy(owner)) {
-      if (!inSnapshot.contains(held.key()) && held.revision() <= highWater) {
-        drop(held);
-        dropped = true;
+    boolean[] dropped = {false};
+    store.stampsOwnedBy(owner).forEach((key, held) -> {
+      if (!inSnapshot.contains(key) && held.revision() <= highWater && drop(key, held)) {
+        dropped[0] = true;
       }
-    }
-    return dropped;
+    });
+    return dropped[0];
   }
 
   /** The owner's grace period ended: every record of it goes. */
   void removeOwner(String owner) {
-    store.ownedBy(owner).forEach(this::drop);
+    store.stampsOwnedBy(owner).forEach(this::drop);
   }
 
   /**
@@ -98,21 +91,29 @@ final class RecordApplier {
     return droppedWithoutReplacement;
   }
 
-  private void put(DistroRecord r, Optional<DistroRecord> held, long now) {
-    store.put(r, now);
+  private void put(DistroRecord r, Predicate<RecordStamp> accept, long now) {
+    RecordHome.Stored s = store.storeIf(r, accept, now);
+    if (!s.stored()) {
+      return;
+    }
     if (r.owner().equals(selfId)) {
       revisions.observe(r.revision());
     }
-    if (!r.tombstone() || held.filter(h -> !h.tombstone()).isPresent()) {
+    boolean heldLive = s.previous() != null && !s.previous().tombstone();
+    if (!store.homed(r.key()) && (!r.tombstone() || heldLive)) {
       out.apply(r);
     }
   }
 
-  private void drop(DistroRecord held) {
-    droppedWithoutReplacement++;
-    store.remove(held.key());
-    if (!held.tombstone()) {
-      out.remove(held);
+  private boolean drop(String key, RecordStamp held) {
+    DistroRecord record = store.homed(key) ? null : store.get(key).orElse(null);
+    if (!store.removeIf(key, held)) {
+      return false;
     }
+    droppedWithoutReplacement++;
+    if (record != null && !record.tombstone()) {
+      out.remove(record);
+    }
+    return true;
   }
 }

@@ -1,137 +1,154 @@
 package dev.nacre.consensus.distro;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
- * The records one member holds: at most one per key, with a digest per owner (tombstones
- * included) and the counts kept up to date on every change, and tombstones forgotten after their
- * retention. There is no index by owner: the listings by owner are rare (a snapshot, a repair, an
- * owner lost) and a scan of the map costs less than one more map entry per record.
+ * Every record a member holds, at most one per key: those of keys the application's
+ * {@link RecordHome} keeps are read and written there; the others are kept here. The
+ * {@link RecordLedger} follows both, so digests and counts cover every record. There is no index
+ * by owner: the listings by owner are rare (a snapshot, a repair, an owner lost) and a scan costs
+ * less than one more map entry per record. The replicator's thread only.
  */
 final class RecordStore {
   private static final Comparator<DistroRecord> BY_KEY = Comparator.comparing(DistroRecord::key);
 
-  private final long tombstoneRetentionMillis;
   private final Map<String, DistroRecord> byKey = new HashMap<>();
-  private final Map<String, long[]> digests = new HashMap<>(); // owner -> {count, checksum, live}
-  private int live;
-  private final ArrayDeque<Expiry> tombstones = new ArrayDeque<>();
+  private final RecordHome home;
+  private final RecordLedger ledger;
 
-  private record Expiry(String key, String owner, long revision, long atMillis) {}
+  /** @param home where the application keeps its keys; null when it keeps none */
+  RecordStore(long tombstoneRetentionMillis, RecordHome home) {
+    this.home = home;
+    this.ledger = new RecordLedger(tombstoneRetentionMillis);
+  }
 
-  RecordStore(long tombstoneRetentionMillis) {
-    this.tombstoneRetentionMillis = tombstoneRetentionMillis;
+  /** True when the application's home keeps {@code key}. */
+  boolean homed(String key) {
+    return home != null && home.homes(key);
   }
 
   Optional<DistroRecord> get(String key) {
-    return Optional.ofNullable(byKey.get(key));
+    return homed(key) ? home.get(key) : Optional.ofNullable(byKey.get(key));
   }
 
-  /** Stores {@code r} in place of whatever {@code r.key()} held; returns the previous record. */
-  Optional<DistroRecord> put(DistroRecord r, long nowMillis) {
-    DistroRecord previous = byKey.put(r.key(), r);
-    if (previous != null) {
-      unindex(previous);
+  /** Stores {@code r} if {@code accept} takes the stamp held now (null when none). */
+  RecordHome.Stored storeIf(DistroRecord r, Predicate<RecordStamp> accept, long nowMillis) {
+    RecordHome.Stored s;
+    if (homed(r.key())) {
+      s = home.store(r, accept);
+    } else {
+      DistroRecord held = byKey.get(r.key());
+      RecordStamp previous = held == null ? null : RecordStamp.of(held);
+      if (!accept.test(previous)) {
+        return RecordHome.Stored.REFUSED;
+      }
+      byKey.put(r.key(), r);
+      s = new RecordHome.Stored(true, previous);
     }
-    if (r.tombstone()) {
-      tombstones.addLast(new Expiry(r.key(), r.owner(), r.revision(),
-          nowMillis + tombstoneRetentionMillis));
+    if (s.stored()) {
+      ledger.changed(r.key(), s.previous(), RecordStamp.of(r), nowMillis);
     }
-    addToDigest(r, +1);
-    return Optional.ofNullable(previous);
+    return s;
   }
 
-  /** Forgets the record held for {@code key}; returns it. */
-  Optional<DistroRecord> remove(String key) {
-    DistroRecord previous = byKey.remove(key);
-    if (previous != null) {
-      unindex(previous);
+  /** Forgets the record of {@code key} if it is still exactly {@code held}; true when it did. */
+  boolean removeIf(String key, RecordStamp held) {
+    boolean removed;
+    if (homed(key)) {
+      removed = home.removeIf(key, held);
+    } else {
+      DistroRecord r = byKey.get(key);
+      removed = r != null && held.stamps(r);
+      if (removed) {
+        byKey.remove(key);
+      }
     }
-    return Optional.ofNullable(previous);
+    if (removed) {
+      ledger.changed(key, held, null, 0);
+    }
+    return removed;
+  }
+
+  /** The application's home stored this member's write {@code after} in place of {@code before}. */
+  void homeStored(String key, RecordStamp before, RecordStamp after, long nowMillis) {
+    ledger.changed(key, before, after, nowMillis);
+  }
+
+  /** The stamps of every record owned by {@code owner}, tombstones included, by key. */
+  Map<String, RecordStamp> stampsOwnedBy(String owner) {
+    Map<String, RecordStamp> out = new HashMap<>();
+    byKey.forEach((k, r) -> {
+      if (r.owner().equals(owner)) {
+        out.put(k, RecordStamp.of(r));
+      }
+    });
+    if (home != null) {
+      home.forEachStamp((k, s) -> {
+        if (s.owner().equals(owner)) {
+          out.put(k, s);
+        }
+      });
+    }
+    return out;
   }
 
   /** Every record owned by {@code owner}, tombstones included, sorted by key. */
   List<DistroRecord> ownedBy(String owner) {
-    List<DistroRecord> out = new ArrayList<>();
-    for (DistroRecord r : byKey.values()) {
-      if (r.owner().equals(owner)) {
-        out.add(r);
-      }
-    }
-    out.sort(BY_KEY);
-    return out;
+    return list(s -> s.owner().equals(owner));
   }
 
   /** Every record, tombstones included, sorted by key. */
   List<DistroRecord> all() {
-    List<DistroRecord> out = new ArrayList<>(byKey.values());
-    out.sort(BY_KEY);
-    return out;
+    return list(s -> true);
   }
 
   /** Live records only, by key. */
   Map<String, DistroRecord> live() {
     Map<String, DistroRecord> out = new HashMap<>();
-    byKey.forEach((k, r) -> {
-      if (!r.tombstone()) {
-        out.put(k, r);
-      }
-    });
+    list(s -> !s.tombstone()).forEach(r -> out.put(r.key(), r));
     return out;
   }
 
   OwnerDigest digestOf(String owner) {
-    long[] d = digests.get(owner);
-    return d == null ? new OwnerDigest(owner, 0, 0) : new OwnerDigest(owner, d[0], d[1]);
+    return ledger.digestOf(owner);
   }
 
   /** Forgets tombstones whose retention has passed (unless a newer record replaced them). */
   void expireTombstones(long nowMillis) {
-    while (!tombstones.isEmpty() && tombstones.peekFirst().atMillis() <= nowMillis) {
-      Expiry e = tombstones.pollFirst();
-      DistroRecord held = byKey.get(e.key());
-      if (held != null && held.tombstone() && held.revision() == e.revision()
-          && held.owner().equals(e.owner())) {
-        remove(e.key());
-      }
+    for (RecordLedger.Expiry e : ledger.expired(nowMillis)) {
+      removeIf(e.key(), e.stamp());
     }
   }
 
   int size() {
-    return byKey.size();
+    return ledger.size();
   }
 
-  /** Records that are not tombstones. */
   int liveCount() {
-    return live;
+    return ledger.liveCount();
   }
 
-  /** Live records whose owner is {@code owner}. */
   int liveCountOf(String owner) {
-    long[] d = digests.get(owner);
-    return d == null ? 0 : (int) d[2];
+    return ledger.liveCountOf(owner);
   }
 
-  private void unindex(DistroRecord r) {
-    addToDigest(r, -1);
-  }
-
-  private void addToDigest(DistroRecord r, int sign) {
-    long[] d = digests.computeIfAbsent(r.owner(), o -> new long[3]);
-    d[0] += sign;
-    d[1] += sign * Hashing.digestEntry(r.key(), r.revision(), r.tombstone());
-    if (!r.tombstone()) {
-      d[2] += sign;
-      live += sign;
+  private List<DistroRecord> list(Predicate<RecordStamp> which) {
+    List<DistroRecord> out = new ArrayList<>();
+    byKey.values().forEach(r -> {
+      if (which.test(RecordStamp.of(r))) {
+        out.add(r);
+      }
+    });
+    if (home != null) {
+      out.addAll(home.records(which));
     }
-    if (d[0] == 0) {
-      digests.remove(r.owner());
-    }
+    out.sort(BY_KEY);
+    return out;
   }
 }

@@ -229,21 +229,4 @@ class DistroPipelineTest {
     assertThat(a.status().trafficByPeer().get("c")).isEqualTo(new DistroStatus.PeerTraffic(2, 2, 0));
     assertThat(a.status().repairs()).isZero();
   }
-
-  @Test
-  void everyLocalWriteIsReportedOnceStoredSoTheApplicationCanCheckItsOwnView() {
-    DistroCore a = readyCore(TRAILING);
-    var effects = a.localChange("k1", bytes("v"), 1000);
-    var reported = effects.stream().filter(e -> e instanceof DistroEffect.OwnWritesStored)
-        .map(e -> ((DistroEffect.OwnWritesStored) e).records()).toList();
-    assertThat(reported).hasSize(1);
-    assertThat(reported.get(0)).singleElement().satisfies(r -> {
-      assertThat(r.key()).isEqualTo("k1");
-      assertThat(r.owner()).isEqualTo("a");
-      assertThat(r.tombstone()).isFalse();
-      assertThat(r).isEqualTo(a.record("k1").orElseThrow());
-    });
-    var deleted = a.localDelete("k1", 1001).stream().filter(e -> e instanceof DistroEffect.OwnWritesStored).toList();
-    assertThat(((DistroEffect.OwnWritesStored) deleted.get(0)).records().get(0).tombstone()).isTrue();
-  }
 }

@@ -35,6 +35,11 @@ public final class DistroKeys {
     return key.startsWith(HEALTH_PREFIX);
   }
 
+  /** True for the key of an ephemeral instance (its record lives in the ephemeral store). */
+  public static boolean isInstanceKey(String key) {
+    return key.startsWith(INSTANCE_PREFIX);
+  }
+
   private static String instanceIn(String prefix, InstanceKey key) {
     StringBuilder b = new StringBuilder(prefix);
     appendService(b, key.service());

@@ -2,33 +2,29 @@ package dev.nacre.naming.distro;
 
 import dev.nacre.consensus.distro.DistroHandler;
 import dev.nacre.consensus.distro.DistroReplicator;
-import dev.nacre.naming.ephemeral.EphemeralRecord;
+import dev.nacre.consensus.distro.RecordHome;
 import dev.nacre.naming.ephemeral.EphemeralStore;
-import dev.nacre.naming.health.PeriodicTask;
 import dev.nacre.naming.health.ProbeResultSink;
-import java.time.Duration;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.Objects;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Replication of this member's ephemeral instances between cluster members, over a
- * {@link DistroReplicator}: instances this member owns are published as they change, and peers'
- * instances are held in the same {@link EphemeralStore} as replicas (listed like any instance,
- * never health-checked here).
+ * {@link DistroReplicator}. The {@link EphemeralStore} is each instance's one home: the replicator
+ * reads this member's records from it as it sends them, and stores peers' records in it as
+ * replicas (listed like any instance, never health-checked here), through {@link EphemeralHome}.
  *
  * <p>Optional: a standalone node runs its store without it. Create it before the store takes
  * writes and before the replicator starts:
  *
  * <pre>{@code
- * EphemeralReplication replication = EphemeralReplication.create(store,
- *     handler -> new DistroReplicator(selfId, members, distroConfig, transport, handler));
+ * EphemeralReplication replication = EphemeralReplication.create(store, (handler, home) ->
+ *     new DistroReplicator(selfId, members, distroConfig, transport, handler, home, clock));
  * DistroReplicator replicator = replication.replicator();
  * // memberDown(...) for members already known DOWN, then:
  * replicator.start();
- * resources.push(replication.startReconciling(scheduler, Duration.ofMinutes(1)));
  * }</pre>
  *
  * <p>The same replicator carries the probed health of persistent instances (soft state, never in
@@ -38,18 +34,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Ownership moves with writes: a beat or registration here for a replica makes this member the
  * owner (see {@link EphemeralStore#beat}); a peer's newer record of an owned instance makes it a
- * replica. Which member should take beats for a service: {@link ServiceRouting}.
+ * replica. Both are ranked under the store's lock of the key, so there is nothing to reconcile.
+ * Which member should take beats for a service: {@link ServiceRouting}.
  *
- * <p>Thread-safe. Closing stops publishing and closes the replicator.
+ * <p>Thread-safe. Closing closes the replicator.
  */
 public final class EphemeralReplication implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EphemeralReplication.class);
-  private static final Duration RECONCILE_TIMEOUT = Duration.ofSeconds(3);
 
   private final EphemeralStore store;
   private final DistroReplicator replicator;
-  private final OwnedInstancePublisher publisher;
-  private final ReplicaReconciler reconciler;
   private final PersistentHealthReplication health;
 
   private EphemeralReplication(EphemeralStore store, DistroReplicator replicator,
@@ -57,25 +51,25 @@ public final class EphemeralReplication implements AutoCloseable {
     this.store = store;
     this.replicator = replicator;
     this.health = health;
-    this.publisher = new OwnedInstancePublisher(store.localNodeId(), replicator);
-    this.reconciler = new ReplicaReconciler(store, replicator, RECONCILE_TIMEOUT);
   }
 
   /**
    * Connects {@code store} to the replicator that {@code replicatorFactory} builds around the
-   * handler it is given (the replicator needs the handler at construction, and this bridge needs
-   * the replicator). Instances the store already owns are published once.
+   * handler and the home it is given (the replicator needs both at construction, and the store
+   * needs the replicator's {@link dev.nacre.consensus.distro.OwnWrites}). Instances the store
+   * already owns are replicated once.
    *
    * @throws IllegalArgumentException when the replicator's member id is not the store's node id
    *     (records would then be attributed to the wrong owner)
    */
-  public static EphemeralReplication create(
-      EphemeralStore store, Function<DistroHandler, DistroReplicator> replicatorFactory) {
+  public static EphemeralReplication create(EphemeralStore store,
+      BiFunction<DistroHandler, RecordHome, DistroReplicator> replicatorFactory) {
     Objects.requireNonNull(store, "store");
     PersistentHealthReplication health =
         new PersistentHealthReplication(store.localNodeId(), store.index(), store.clock());
+    ReplicaApplier applier = new ReplicaApplier(store.localNodeId(), health, store::count);
     DistroReplicator replicator = Objects.requireNonNull(
-        replicatorFactory.apply(new ReplicaApplier(store, health)), "replicatorFactory returned null");
+        replicatorFactory.apply(applier, new EphemeralHome(store)), "replicatorFactory returned null");
     if (!replicator.selfId().equals(store.localNodeId())) {
       replicator.close();
       throw new IllegalArgumentException("the Distro replicator runs as member '"
@@ -85,16 +79,9 @@ public final class EphemeralReplication implements AutoCloseable {
     health.attach(replicator);
     EphemeralReplication replication = new EphemeralReplication(store, replicator, health);
     store.index().addListener(health);
-    store.addListener(replication.publisher);
-    int published = 0;
-    for (EphemeralRecord r : store.records()) {
-      if (r.ownerNodeId().equals(store.localNodeId())) {
-        replication.publisher.onLocalChange(r.key(), java.util.Optional.of(r));
-        published++;
-      }
-    }
-    log.info("[{}] ephemeral replication attached ({} owned instances published)",
-        store.localNodeId(), published);
+    store.replicateThrough(replicator.ownWrites(), DistroKeys::instanceKey);
+    log.info("[{}] ephemeral replication attached ({} owned instances)", store.localNodeId(),
+        store.countOwned());
     return replication;
   }
 
@@ -112,32 +99,8 @@ public final class EphemeralReplication implements AutoCloseable {
     return replicator;
   }
 
-  /**
-   * Compares the store with the replicator's records once and repairs ownership differences that
-   * were also seen the previous time (a race between a local write and a peer's record can leave
-   * an instance that no member checks). That race is repaired as it happens (the replicator reports
-   * each own write it ranks); this full comparison is a safety net. Run it now and then:
-   * {@link #startReconciling}.
-   *
-   * @return how many instances were repaired
-   * @throws IllegalStateException when the replicator is closed or does not answer within 3 s
-   */
-  public synchronized int reconcileOnce() {
-    return reconciler.reconcileOnce();
-  }
-
-  /**
-   * Runs {@link #reconcileOnce()} every {@code period} on {@code scheduler} until the returned task
-   * is closed. Each run copies every record: a minute is a fair period for a safety net.
-   */
-  public PeriodicTask startReconciling(ScheduledExecutorService scheduler, Duration period) {
-    return PeriodicTask.start(scheduler, period, "ephemeral-reconcile-" + store.localNodeId(),
-        this::reconcileOnce);
-  }
-
   @Override
   public void close() {
-    store.removeListener(publisher);
     store.index().removeListener(health);
     replicator.close();
   }

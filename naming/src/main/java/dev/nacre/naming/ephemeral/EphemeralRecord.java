@@ -9,15 +9,15 @@ import dev.nacre.naming.model.InstanceKey;
  *
  * @param ownerNodeId node that accepted the registration (or took the instance over) and runs its
  *     heartbeat checks; another member's id for a replica
- * @param revision on the owner: increases with every change made there; on a replica: the owner's
- *     Distro revision of the record
+ * @param revision the owner's Distro revision of the record: increases with every change there
  * @param lastBeatMillis clock millis of the last registration or beat on the owner; on a replica,
  *     when the replica was last written here (replicas are never checked)
  * @param clientId on the owner, the client connection (gRPC) the instance lives and dies with,
  *     empty for beat-driven (HTTP) instances and for replicas; never replicated
  */
 public record EphemeralRecord(
-    Instance instance, String ownerNodeId, long revision, long lastBeatMillis, String clientId) {
+    Instance instance, String ownerNodeId, long revision, long lastBeatMillis, String clientId)
+    implements HeldRecord {
 
   public EphemeralRecord {
     java.util.Objects.requireNonNull(clientId, "clientId");

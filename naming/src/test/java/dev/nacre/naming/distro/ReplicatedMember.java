@@ -51,7 +51,8 @@ final class ReplicatedMember implements AutoCloseable {
     this.ops = new RegistryOperations(config, clock, new NoCpLog(), index, store);
     this.checker = new HeartbeatChecker(store, config, clock);
     this.replication = EphemeralReplication.create(store,
-        handler -> new DistroReplicator(id, members, distro, network.transportOf(id), handler));
+        (handler, home) -> new DistroReplicator(id, members, distro, network.transportOf(id), handler,
+            home, System::currentTimeMillis));
     network.attach(replication.replicator());
     HealthProbe scripted = (host, port, cluster) -> probeAnswers.getOrDefault(port, true);
     this.prober = new PersistentHealthProber(index, config, service -> responsible,

@@ -143,17 +143,19 @@ class HeartbeatCheckerTest {
   void storeReportsChangesWithGrowingRevisions() {
     java.util.List<String> changes = new java.util.ArrayList<>();
     java.util.List<Long> revisions = new java.util.ArrayList<>();
-    f.ephemeral.addListener((k, rec) -> {
-      changes.add(rec.map(r -> r.instance().healthy() ? "healthy" : "unhealthy").orElse("removed"));
-      rec.ifPresent(r -> revisions.add(r.revision()));
-    });
+    f.ephemeral.replicateThrough(dev.nacre.consensus.distro.OwnWrites.reportingTo(
+        f.ephemeral.localNodeId(), f.clock::millis, (k, before, after) -> {
+          changes.add(after.tombstone() ? "removed" : "changed");
+          revisions.add(after.revision());
+        }), k -> k.instanceId());
     f.ops.registerInstance(instance("10.0.0.1", 8080, true));
     f.ops.beat(new Beat(key, Optional.empty())); // healthy already: nothing to report
     long[] t = {0};
     at(16_000, t);
     f.ops.beat(new Beat(key, Optional.empty()));
     at(47_000, t);
-    assertThat(changes).containsExactly("healthy", "unhealthy", "healthy", "removed");
+    assertThat(changes).as("registered, unhealthy, healthy again, removed")
+        .containsExactly("changed", "changed", "changed", "removed");
     assertThat(revisions).isSorted().doesNotHaveDuplicates();
   }
 }

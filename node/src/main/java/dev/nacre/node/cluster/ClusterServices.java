@@ -36,12 +36,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClusterServices implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ClusterServices.class);
-  /**
-   * The full store-against-replication comparison is a safety net: the race it finds is repaired
-   * as it happens (ReplicaApplier.ownWritesStored), and one comparison costs a copy of every
-   * record (at a million instances, more than the old 5 s period allowed).
-   */
-  private static final Duration RECONCILE_PERIOD = Duration.ofMinutes(1);
 
   private final NodeConfig config;
   private final MemberTable members;
@@ -53,7 +47,6 @@ public final class ClusterServices implements AutoCloseable {
   private final PeerAuth auth;
   private volatile PeerServer server; // read by the metrics scrape
   private Pinger pinger;
-  private AutoCloseable reconciler;
 
   private final Optional<LinkFilter> linkFilter;
 
@@ -71,10 +64,10 @@ public final class ClusterServices implements AutoCloseable {
     this.members = new MemberTable(self, config.members(), config.cluster().failedPingsToDown());
     this.channels = new PeerChannels(self, auth);
     Duration callTimeout = config.cluster().distro().requestTimeout();
-    this.replication = EphemeralReplication.create(store, handler -> new DistroReplicator(
+    this.replication = EphemeralReplication.create(store, (handler, home) -> new DistroReplicator(
         self, config.members(), config.cluster().distro(),
         new GrpcDistroTransport(channels, callTimeout, config.cluster().distro().snapshotTimeout()), handler,
-        DistroReplicator.monotonicMillis(clock)));
+        home, DistroReplicator.monotonicMillis(clock)));
     this.localWrites = localWrites;
     this.ownerWrites = new OwnerWrites(self, channels, this::responsibleMember, localWrites, config.cpTimeout());
     members.onOwnershipMembersChanged(this::followMembership);
@@ -134,7 +127,6 @@ public final class ClusterServices implements AutoCloseable {
     pinger.startPeriodic();
     new LeaderLossWatch(members, channels, raft, raftPeerIdOf, scheduler).start();
     replicator().start();
-    reconciler = replication.startReconciling(scheduler, RECONCILE_PERIOD);
     // As long as the replicator itself may take: a snapshot asked for just before its load timeout
     // may stream for up to the snapshot timeout (a large registry takes seconds). Cutting it short
     // served a partial registry (a million-instance restart was ready with a third of it).
@@ -208,13 +200,6 @@ public final class ClusterServices implements AutoCloseable {
     }
     if (server != null) {
       server.close();
-    }
-    if (reconciler != null) {
-      try {
-        reconciler.close();
-      } catch (Exception e) {
-        log.debug("[{}] closing the reconciler: {}", config.address(), e.toString());
-      }
     }
     replication.close();
     channels.close();

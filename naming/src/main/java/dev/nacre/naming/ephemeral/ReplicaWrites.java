@@ -1,0 +1,96 @@
+package dev.nacre.naming.ephemeral;
+
+import dev.nacre.consensus.distro.RecordStamp;
+import dev.nacre.naming.api.NamingException;
+import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.InstanceKey;
+import java.util.function.BiConsumer;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The replication side of the {@link EphemeralStore}: stores peers' records and forgets records
+ * whose owner no longer has them, each checked and changed under the key's lock, so that a peer's
+ * record and this node's own write of the same key are ranked in one place. Nothing here is
+ * reported back to replication: these are not this node's writes.
+ */
+public final class ReplicaWrites {
+  private static final Logger log = LoggerFactory.getLogger(ReplicaWrites.class);
+
+  private final EphemeralStore store;
+
+  ReplicaWrites(EphemeralStore store) {
+    this.store = store;
+  }
+
+  /**
+   * The outcome of {@link #store}.
+   *
+   * @param stored whether the record was stored
+   * @param before what was held before (null when nothing)
+   * @param after what is held now (null when nothing)
+   */
+  public record Outcome(boolean stored, HeldRecord before, HeldRecord after) {}
+
+  /**
+   * Stores the record {@code ownerNodeId} wrote at {@code revision}: the instance, or its deletion
+   * when {@code instance} is null, if {@code accept} takes the stamp held now (null when none).
+   * An instance this node owned becomes a replica (the peer took it over) or goes.
+   *
+   * @throws NamingException CONFLICT when a persistent instance holds the address here; then
+   *     nothing changes
+   */
+  public Outcome store(InstanceKey key, Instance instance, String ownerNodeId, long revision,
+      Predicate<RecordStamp> accept) {
+    if (instance != null && (!instance.ephemeral() || !instance.key().equals(key))) {
+      throw new IllegalArgumentException("not an ephemeral instance of " + key + ": " + instance.key());
+    }
+    if (ownerNodeId.equals(store.localNodeId())) {
+      throw new IllegalArgumentException("a replica of " + key.instanceId()
+          + " cannot be owned by this node (" + ownerNodeId + ")");
+    }
+    HeldRecord[] before = new HeldRecord[1];
+    boolean[] stored = {false};
+    HeldRecord after = store.compute(key, (k, held) -> {
+      before[0] = held;
+      if (!accept.test(held == null ? null : held.stamp())) {
+        return held;
+      }
+      if (instance != null) {
+        store.index().putEphemeral(instance); // CONFLICT leaves everything as it was
+      } else if (held instanceof EphemeralRecord) {
+        store.index().remove(k, true);
+      }
+      if (held instanceof EphemeralRecord && store.isLocal(held)) {
+        log.info("[{}] instance {} was {} by {}; no longer checked here", store.localNodeId(),
+            k.instanceId(), instance == null ? "deleted" : "taken over", ownerNodeId);
+      }
+      stored[0] = true;
+      return instance == null ? new EphemeralTombstone(ownerNodeId, revision)
+          : new EphemeralRecord(instance, ownerNodeId, revision, store.clock().millis());
+    });
+    return new Outcome(stored[0], before[0], after);
+  }
+
+  /** Forgets the record of {@code key} if it is still exactly {@code held}; true when it did. */
+  public boolean removeIf(InstanceKey key, RecordStamp held) {
+    boolean[] removed = {false};
+    store.compute(key, (k, current) -> {
+      if (current == null || !current.stamp().equals(held)) {
+        return current;
+      }
+      if (current instanceof EphemeralRecord) {
+        store.index().remove(k, true);
+      }
+      removed[0] = true;
+      return null;
+    });
+    return removed[0];
+  }
+
+  /** Calls {@code action} with every key held and its record, tombstones included. */
+  public void forEach(BiConsumer<InstanceKey, HeldRecord> action) {
+    store.map().forEach(action);
+  }
+}
