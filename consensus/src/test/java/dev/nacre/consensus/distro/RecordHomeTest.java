@@ -1,0 +1,171 @@
+package dev.nacre.consensus.distro;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Replicators whose application keeps its own keys (a {@link MapHome}), written by several threads
+ * at once on several members, beside keys the replicators keep themselves.
+ */
+@Timeout(60)
+class RecordHomeTest {
+  static final List<String> MEMBERS = List.of("a", "b", "c");
+  static final Duration DEADLINE = Duration.ofSeconds(20);
+
+  final InMemoryTransport network = new InMemoryTransport();
+  final Map<String, DistroReplicator> replicators = new TreeMap<>();
+  final Map<String, MapHome> homes = new TreeMap<>();
+  final Map<String, RecordingHandler> handlers = new TreeMap<>();
+  final ExecutorService writers = Executors.newFixedThreadPool(6);
+
+  @AfterEach
+  void closeAll() {
+    writers.shutdownNow();
+    replicators.values().forEach(DistroReplicator::close);
+  }
+
+  DistroReplicator start(String id) {
+    MapHome home = new MapHome();
+    RecordingHandler handler = new RecordingHandler();
+    DistroReplicator r = new DistroReplicator(id, MEMBERS, DistroReplicatorTest.CONFIG,
+        network.from(id), handler, home, System::currentTimeMillis);
+    home.attach(r.ownWrites());
+    network.register(r);
+    replicators.put(id, r);
+    homes.put(id, home);
+    handlers.put(id, handler);
+    r.start();
+    return r;
+  }
+
+  @Test
+  void concurrentWritersOnEveryMemberConvergeToOneRecordPerKeyEverywhere() throws Exception {
+    MEMBERS.forEach(this::start);
+    replicators.values().forEach(r -> r.whenReady().join());
+
+    List<Future<?>> work = new ArrayList<>();
+    for (String member : MEMBERS) {
+      for (int t = 0; t < 2; t++) {
+        int seed = member.hashCode() * 31 + t;
+        work.add(writers.submit(() -> {
+          java.util.Random random = new java.util.Random(seed);
+          for (int i = 0; i < 400; i++) { // bounded: 400 writes a thread
+            String key = MapHome.PREFIX + random.nextInt(40);
+            homes.get(member).write(key, random.nextInt(5) == 0 ? null : member + i);
+          }
+        }));
+      }
+      replicators.get(member).publish("plain-" + member, member.getBytes(StandardCharsets.UTF_8));
+    }
+    for (Future<?> f : work) {
+      f.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    await().atMost(DEADLINE).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+      Map<String, DistroRecord> reference = homes.get("a").held();
+      for (String m : MEMBERS) {
+        assertThat(homes.get(m).held()).as("home of %s", m).isEqualTo(reference);
+        assertThat(replicators.get(m).status().join().records()).as("records counted on %s", m)
+            .isEqualTo(reference.size() + 3);
+      }
+      for (String owner : MEMBERS) {
+        long live = reference.values().stream().filter(r -> r.owner().equals(owner) && !r.tombstone()).count();
+        for (String m : MEMBERS) {
+          DistroStatus s = replicators.get(m).status().join();
+          if (m.equals(owner)) {
+            assertThat(s.ownedRecords()).as("owned by %s", m).isEqualTo(live + 1);
+          }
+        }
+      }
+    });
+    for (String m : MEMBERS) {
+      assertThat(handlers.get(m).snapshot()).as("plain keys reach the handler of %s", m)
+          .containsOnlyKeys(MEMBERS.stream().filter(o -> !o.equals(m)).map(o -> "plain-" + o).toArray(String[]::new));
+      assertThat(handlers.get(m).view.keySet()).noneMatch(k -> k.startsWith(MapHome.PREFIX));
+    }
+  }
+
+  @Test
+  void aStartingMemberLoadsTheHomesRecordsFromAPeer() {
+    start("a");
+    start("b");
+    replicators.get("a").whenReady().join();
+    homes.get("a").write(MapHome.PREFIX + "1", "one");
+    homes.get("a").write(MapHome.PREFIX + "2", "two");
+    homes.get("a").write(MapHome.PREFIX + "2", null);
+
+    start("c");
+    replicators.get("c").whenReady().join();
+    await().atMost(DEADLINE).untilAsserted(() ->
+        assertThat(homes.get("c").held()).isEqualTo(homes.get("a").held()).hasSize(2));
+    assertThat(homes.get("c").view()).containsExactly(Map.entry(MapHome.PREFIX + "1", "one"));
+  }
+
+  @Test
+  void aHomesKeyIsNotPublishedThroughTheReplicator() {
+    DistroReplicator a = start("a");
+    assertThatThrownBy(() -> a.publish(MapHome.PREFIX + "x", new byte[] {1}))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("home");
+  }
+
+  /**
+   * A snapshot's high-water mark covers every revision below it: a write that holds a revision
+   * but has not stored its record yet keeps the snapshot waiting, so the record is in it.
+   */
+  @Test
+  void aSnapshotWaitsForAWriteThatHoldsARevisionToStoreIt() throws Exception {
+    MEMBERS.forEach(this::start);
+    replicators.values().forEach(r -> r.whenReady().join());
+    DistroReplicator a = replicators.get("a");
+    OwnWrites writes = a.ownWrites();
+    CountDownLatch issued = new CountDownLatch(1);
+    CountDownLatch store = new CountDownLatch(1);
+    long[] revision = new long[1];
+    Future<?> writer = writers.submit(() -> writes.write(() -> {
+      revision[0] = writes.nextRevision(0);
+      issued.countDown();
+      await().atMost(DEADLINE).until(() -> store.getCount() == 0);
+      DistroRecord r = DistroRecord.live(MapHome.PREFIX + "late", "a", revision[0], new byte[] {7});
+      homes.get("a").store(r, held -> true);
+      writes.stored(r.key(), null, RecordStamp.of(r));
+      return null;
+    }));
+    assertThat(issued.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+    CompletableFuture<DistroSnapshot> snapshot =
+        a.serveSnapshot(new SnapshotRequest("b", SnapshotRequest.Scope.OWNED));
+    await().atMost(DEADLINE).until(() -> snapshot.isDone() || distroThreadWaitsForHighWater("a"));
+    assertThat(snapshot).as("served before the write it covers was stored").isNotDone();
+
+    store.countDown();
+    writer.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+    DistroSnapshot served = snapshot.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+    assertThat(served.highWaterRevision()).isGreaterThanOrEqualTo(revision[0]);
+    assertThat(served.records()).extracting(DistroRecord::key).contains(MapHome.PREFIX + "late");
+  }
+
+  private static boolean distroThreadWaitsForHighWater(String member) {
+    return Thread.getAllStackTraces().entrySet().stream()
+        .filter(e -> e.getKey().getName().equals("distro-" + member))
+        .anyMatch(e -> Arrays.stream(e.getValue())
+            .anyMatch(f -> f.getClassName().endsWith("RevisionCounter") && f.getMethodName().equals("highWater")));
+  }
+}
