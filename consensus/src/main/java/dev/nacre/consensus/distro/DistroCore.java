@@ -100,7 +100,7 @@ final class DistroCore {
   List<DistroEffect> homeStored(String key, RecordStamp before, RecordStamp after, long now) {
     store.homeStored(key, before, after, now);
     for (PeerPipeline p : pipelines.values()) {
-      p.enqueue(key, now);
+      p.enqueue(key, after, now);
     }
     return finish(now);
   }
@@ -285,15 +285,16 @@ final class DistroCore {
 
   private List<DistroEffect> local(DistroRecord r, long now) {
     store.storeIf(r, held -> true, now);
+    RecordStamp stamp = RecordStamp.of(r);
     for (PeerPipeline p : pipelines.values()) {
-      p.enqueue(r.key(), now);
+      p.enqueue(r.key(), stamp, now);
     }
     return finish(now);
   }
 
-  /** A queued key's record as it is now, if it is still this member's to send. */
-  private DistroRecord ownRecord(String key) {
-    return store.get(key).filter(r -> r.owner().equals(selfId)).orElse(null);
+  /** The record held for a queued key now, null when none. */
+  private DistroRecord heldRecord(String key) {
+    return store.get(key).orElse(null);
   }
 
   private void pull(String owner, long now) {
@@ -311,7 +312,7 @@ final class DistroCore {
       afterLoad(now);
     }
     for (PeerPipeline p : pipelines.values()) {
-      p.poll(now, load.isReady(), this::ownRecord).ifPresent(o -> out.add(new DistroEffect.SendBatch(p.peer(),
+      p.poll(now, load.isReady(), this::heldRecord).ifPresent(o -> out.add(new DistroEffect.SendBatch(p.peer(),
           new DistroBatch(selfId, o.sequence(), o.records(),
               o.wantsDigest() ? Optional.of(store.digestOf(selfId)) : Optional.empty()))));
     }
@@ -362,7 +363,7 @@ final class DistroCore {
 
   private PeerPipeline pipeline(String peer) {
     return pipelines.computeIfAbsent(peer, p -> {
-      PeerPipeline created = new PeerPipeline(p, config);
+      PeerPipeline created = new PeerPipeline(selfId, p, config);
       created.requestDigest(); // a new peer may hold anything: verify it on the first batch
       return created;
     });

@@ -2,8 +2,9 @@ package dev.nacre.consensus.distro;
 
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -21,9 +22,12 @@ import java.util.function.Function;
  * In flight counts as busy because only one batch may be in flight (per-peer order): a slow peer
  * gets its changes merged, as before. A failed batch is retried when its backoff ends, as before.
  *
- * <p>The queue holds keys, not records: a batch carries each key's record as it is when the
- * batch leaves (what the resolver returns), so a key changed twice goes once, newest, and the
- * records wait in their one home rather than in a queue per peer.
+ * <p>The queue holds keys, each with the stamp of the last change of it this member counted, not
+ * records: a batch carries the record held when it leaves, if that is still the counted one, so
+ * the records wait in their one home rather than in a queue per peer. A record the home holds
+ * beyond the counted stamp (a newer own write whose report is still on its way; the report
+ * queues the key again) is left for the next batch, and the digest with it, so that a digest
+ * always sums exactly the records sent.
  *
  * <p>A peer that is DOWN, or whose queue grows past {@code maxPendingKeysPerPeer}, loses its
  * queue and is marked for resync: the next batch sent to it carries a digest, and the peer, seeing
@@ -37,6 +41,7 @@ final class PeerPipeline {
   private record InFlight(long sequence, List<DistroRecord> records, boolean withDigest,
       long deadline, long firstPendingAt) {}
 
+  private final String selfId;
   private final String peer;
   private final int maxBatchSize;
   private final long flushDelayMillis;
@@ -46,7 +51,7 @@ final class PeerPipeline {
   private final long timeoutMillis;
   private final int maxPending;
 
-  private final LinkedHashSet<String> pending = new LinkedHashSet<>();
+  private final LinkedHashMap<String, RecordStamp> pending = new LinkedHashMap<>();
   private long firstPendingAt;
   /** No batch left within the last flushDelay once this time is reached. */
   private long quietFrom = Long.MIN_VALUE;
@@ -61,7 +66,8 @@ final class PeerPipeline {
   private long recordsAcked;
   private long batchesFailed;
 
-  PeerPipeline(String peer, DistroConfig config) {
+  PeerPipeline(String selfId, String peer, DistroConfig config) {
+    this.selfId = selfId;
     this.peer = peer;
     this.maxBatchSize = config.maxBatchSize();
     this.flushDelayMillis = config.flushDelay().toMillis();
@@ -80,15 +86,15 @@ final class PeerPipeline {
     return up;
   }
 
-  /** Queues a change of this member's record of {@code key}; a key already queued stays once. */
-  void enqueue(String key, long nowMillis) {
+  /** Queues a change of this member's record of {@code key}, counted as {@code stamp}. */
+  void enqueue(String key, RecordStamp stamp, long nowMillis) {
     if (!up) {
       return; // the peer gets everything through resync when it comes back
     }
     if (pending.isEmpty()) {
       firstPendingAt = nowMillis;
     }
-    pending.add(key);
+    pending.put(key, stamp);
     enforceCap();
   }
 
@@ -98,11 +104,12 @@ final class PeerPipeline {
   }
 
   /**
-   * Decides whether a batch leaves now; {@code resolve} gives a queued key's record to send, or
-   * null when there is none of this member's to send (another member wrote the key since).
+   * Decides whether a batch leaves now; {@code held} gives the record held for a key now (null
+   * when none). A key another member wrote since it was queued is not sent: the digest no longer
+   * counts it as this member's.
    */
   Optional<Outgoing> poll(long nowMillis, boolean digestAllowed,
-      Function<String, DistroRecord> resolve) {
+      Function<String, DistroRecord> held) {
     if (!up) {
       return Optional.empty();
     }
@@ -122,16 +129,23 @@ final class PeerPipeline {
     }
     long batchFirstPendingAt = firstPendingAt;
     List<DistroRecord> records = new ArrayList<>(Math.min(pending.size(), maxBatchSize));
-    Iterator<String> it = pending.iterator();
+    boolean aheadOfCount = false;
+    Iterator<Map.Entry<String, RecordStamp>> it = pending.entrySet().iterator();
     while (it.hasNext() && records.size() < maxBatchSize) {
-      DistroRecord r = resolve.apply(it.next());
+      Map.Entry<String, RecordStamp> queued = it.next();
       it.remove();
-      if (r != null) {
+      DistroRecord r = held.apply(queued.getKey());
+      if (r == null || !r.owner().equals(selfId)) {
+        continue;
+      }
+      if (queued.getValue().stamps(r)) {
         records.add(r);
+      } else {
+        aheadOfCount = true;
       }
     }
     // The digest describes everything sent so far only if this batch drains the queue.
-    boolean withDigest = sendDigest && pending.isEmpty();
+    boolean withDigest = sendDigest && pending.isEmpty() && !aheadOfCount;
     if (withDigest) {
       digestDue = false;
     }
@@ -169,7 +183,7 @@ final class PeerPipeline {
       firstPendingAt = Math.min(firstPendingAt, failed.firstPendingAt());
     }
     for (DistroRecord r : failed.records()) {
-      pending.add(r.key()); // sent again as it is then
+      pending.putIfAbsent(r.key(), RecordStamp.of(r)); // a queued change of the same key is newer
     }
     if (failed.withDigest()) {
       digestDue = true;

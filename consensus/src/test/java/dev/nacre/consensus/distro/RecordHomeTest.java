@@ -162,6 +162,40 @@ class RecordHomeTest {
     assertThat(served.records()).extracting(DistroRecord::key).contains(MapHome.PREFIX + "late");
   }
 
+  /**
+   * The digest a batch carries sums exactly the records this member counted and sent: a record
+   * the home already holds beyond the counted one (its report still on its way) waits, and the
+   * digest with it.
+   */
+  @Test
+  void aDigestWaitsForARecordTheHomeHoldsBeyondWhatWasCounted() {
+    MapHome home = new MapHome();
+    DistroCore a = new DistroCore("a", MEMBERS, DistroPipelineTest.TRAILING, home, new RevisionCounter(0), 0);
+    var ask = Effects.requests(a.start(0)).get(0);
+    for (var send : Effects.batches(a.snapshotReceived(ask.requestId(),
+        new DistroSnapshot(ask.peer(), SnapshotRequest.Scope.ALL, 0, List.of()), 0))) {
+      a.batchAcked(send.peer(), send.batch().sequence(), 0);
+    }
+    String key = MapHome.PREFIX + "k";
+    DistroRecord first = DistroRecord.live(key, "a", 10, new byte[] {1});
+    DistroRecord second = DistroRecord.live(key, "a", 11, new byte[] {2});
+    home.store(first, held -> true);
+    a.homeStored(key, null, RecordStamp.of(first), 1000);
+    home.store(second, held -> true); // written; its report not yet taken
+    a.pipelineTo("b").requestDigest();
+
+    assertThat(Effects.batchesTo("b", a.tick(1300))).as("neither the counted record (replaced) nor"
+        + " the uncounted one leaves, nor a digest that counts a record the peer never got").isEmpty();
+
+    // The report arrives; the digest was due, so the batch leaves at once.
+    var sent = Effects.batchesTo("b", a.homeStored(key, RecordStamp.of(first), RecordStamp.of(second), 1400));
+    assertThat(sent).singleElement().satisfies(b -> {
+      assertThat(b.batch().records()).containsExactly(second);
+      assertThat(b.batch().digest()).contains(a.digestOf("a"));
+    });
+    assertThat(a.digestOf("a")).isEqualTo(new OwnerDigest("a", 1, Hashing.digestEntry(key, 11, false)));
+  }
+
   private static boolean distroThreadWaitsForHighWater(String member) {
     return Thread.getAllStackTraces().entrySet().stream()
         .filter(e -> e.getKey().getName().equals("distro-" + member))
