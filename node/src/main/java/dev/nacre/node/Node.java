@@ -5,6 +5,7 @@ import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.RatisReplicatedLog;
 import dev.nacre.naming.Naming;
 import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.naming.ephemeral.EphemeralRecord;
 import dev.nacre.naming.ephemeral.EphemeralStore;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.persistent.NamingStateMachine;
@@ -141,7 +142,10 @@ public final class Node implements AutoCloseable {
     AccessControl access = new AccessControl(config.auth(),
         new AuthDirectory(stateMachine.authRecords(), naming), clock);
     warnIfOpen();
-    Router router = new Routes(naming, this::members, ephemeralWrites, config, udp, readiness, counts, access).router();
+    NodeClients clients = new NodeClients(
+        () -> Optional.ofNullable(clientGrpc).map(ClientGrpcServer::connections), naming, push);
+    Router router = new Routes(naming, this::members, ephemeralWrites, config, udp, readiness, counts, access,
+        clients, key -> ephemeral.get(key).map(EphemeralRecord::ownerNodeId)).router();
     StartingReplicatedLog member = raft;
     new RaftAdminApi(config.address(), config.members(), new RaftAdminApi.RaftAdmin() {
       @Override

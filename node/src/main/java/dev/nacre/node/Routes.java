@@ -17,6 +17,10 @@ import dev.nacre.node.api.Readiness;
 import dev.nacre.node.api.ServiceApi;
 import dev.nacre.node.api.UdpSubscriber;
 import dev.nacre.node.api.EphemeralWrites;
+import dev.nacre.node.api.ClientDirectory;
+import dev.nacre.node.api.InstanceOwners;
+import dev.nacre.node.api.v2.V2CatalogApi;
+import dev.nacre.node.api.v2.V2ClientApi;
 import dev.nacre.node.api.v2.V2HealthApi;
 import dev.nacre.node.api.v2.V2InstanceApi;
 import dev.nacre.node.api.v2.V2OperatorApi;
@@ -32,7 +36,8 @@ final class Routes {
   private final Router router = new Router();
 
   Routes(NamingOperations naming, ClusterStatus cluster, EphemeralWrites ephemeralWrites, NodeConfig config, UdpSubscriber udp,
-      Readiness readiness, NodeCounts nodeCounts, AccessControl access) {
+      Readiness readiness, NodeCounts nodeCounts, AccessControl access, ClientDirectory clients,
+      InstanceOwners owners) {
     Json json = new Json();
     InstanceWrites instanceWrites = new InstanceWrites(naming, json, ephemeralWrites);
     Map<String, Object> switches = switches(config);
@@ -58,6 +63,8 @@ final class Routes {
     new V2InstanceApi(naming, json, instanceWrites).register(router);
     new V2ServiceApi(naming, json).register(router);
     new V2HealthApi(naming, json).register(router);
+    new V2CatalogApi(naming, owners, json).register(router);
+    new V2ClientApi(clients, json).register(router);
     new V2OperatorApi(naming, cluster, json, switches, config.address(), nodeCounts).register(router);
   }
 

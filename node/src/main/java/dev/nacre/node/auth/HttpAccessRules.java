@@ -14,6 +14,7 @@ import java.util.Optional;
  */
 public final class HttpAccessRules {
   private static final String AUTH = "/nacos/v1/auth/";
+  private static final String STATUSES = "/nacos/v2/ns/instance/statuses/";
 
   private final AccessControl access;
 
@@ -31,7 +32,7 @@ public final class HttpAccessRules {
       return Optional.empty();
     }
     try {
-      access.check(request.accessToken(), need.get(), request.param("namespaceId", ""));
+      access.check(request.accessToken(), need.get(), namespaceOf(request));
       return Optional.empty();
     } catch (AccessDenied e) {
       return Optional.of(ApiResponse.error(403, e.getMessage()));
@@ -59,6 +60,20 @@ public final class HttpAccessRules {
       return Optional.of(read ? Need.USER : Need.ADMIN);
     }
     return Optional.empty(); // metrics, the console's files, unknown paths (404)
+  }
+
+  /**
+   * The namespace a request touches: {@code namespaceId}, or for {@code /instance/statuses/{key}}
+   * the key's {@code namespace##} part ("" means public).
+   */
+  static String namespaceOf(ApiRequest request) {
+    String path = request.path();
+    if (path.startsWith(STATUSES)) {
+      String key = path.substring(STATUSES.length());
+      int sep = key.indexOf("##");
+      return sep < 0 ? "" : key.substring(0, sep);
+    }
+    return request.param("namespaceId", "");
   }
 
   /** As the router matches paths (exactly, a trailing slash dropped), so both read the same route. */
