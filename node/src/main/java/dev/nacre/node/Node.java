@@ -12,6 +12,7 @@ import dev.nacre.naming.persistent.NamingStateMachine;
 import dev.nacre.naming.push.PushService;
 import dev.nacre.naming.push.Subscriptions;
 import dev.nacre.naming.registry.RegistryIndex;
+import dev.nacre.naming.registry.ServiceSnapshot;
 import dev.nacre.node.api.EphemeralWrites;
 import dev.nacre.node.api.Json;
 import dev.nacre.node.api.MemberView;
@@ -144,8 +145,10 @@ public final class Node implements AutoCloseable {
     warnIfOpen();
     NodeClients clients = new NodeClients(
         () -> Optional.ofNullable(clientGrpc).map(ClientGrpcServer::connections), naming, push);
-    Router router = new Routes(naming, this::members, ephemeralWrites, config, udp, readiness, counts, access,
-        clients, key -> ephemeral.get(key).map(EphemeralRecord::ownerNodeId)).router();
+    RegistryViews views = new RegistryViews(clients, key -> ephemeral.get(key).map(EphemeralRecord::ownerNodeId),
+        namespace -> index.services(namespace).stream().map(ServiceSnapshot::key).toList());
+    Router router = new Routes(naming, this::members, ephemeralWrites, config, udp, readiness, counts, access, views)
+        .router();
     StartingReplicatedLog member = raft;
     new RaftAdminApi(config.address(), config.members(), new RaftAdminApi.RaftAdmin() {
       @Override
@@ -299,16 +302,32 @@ public final class Node implements AutoCloseable {
     String leader = status.leaderId().isEmpty() ? "" : addressOf(status.leaderId());
     if (cluster == null) {
       return List.of(new MemberView(config.host(), config.port(), "UP", status.role(), leader, status.term(),
-          config.raftPort(), status.applyStalledMillis()));
+          config.raftPort(), status.applyStalledMillis(), status.commitIndex(), -1));
     }
+    Map<String, Integer> pending = distroPendingKeys();
     return cluster.members().members().stream().map(m -> {
       MemberAddress address = MemberAddress.parse(m.address());
       boolean self = m.address().equals(config.address());
+      boolean up = m.state() == MemberState.UP;
       String role = self ? status.role() : m.state() == MemberState.DOWN ? "UNKNOWN" : m.raftRole();
       return new MemberView(address.host(), address.port(), m.state().name(), role, leader,
           self ? status.term() : m.raftTerm(), address.raftPort(),
-          self ? status.applyStalledMillis() : m.state() == MemberState.UP ? m.raftApplyStalledMs() : -1);
+          self ? status.applyStalledMillis() : up ? m.raftApplyStalledMs() : -1,
+          self ? status.commitIndex() : up ? m.raftCommitIndex() : -1,
+          self ? -1 : pending.getOrDefault(m.address(), -1));
     }).toList();
+  }
+
+  /** The Distro queue to each peer; empty when the replicator does not answer soon (it is busy). */
+  private Map<String, Integer> distroPendingKeys() {
+    try {
+      return cluster.replicator().status().get(1, java.util.concurrent.TimeUnit.SECONDS).pendingKeysByPeer();
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      return Map.of();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Map.of();
+    }
   }
 
   private String addressOf(String peerId) {

@@ -21,11 +21,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The v2 endpoints the console reads (catalog, clients, statuses) and the switch update, over
- * real HTTP on one node, with real Nacos 2.x protocol clients on its gRPC port.
+ * The endpoints the console reads (the service catalog, v2's instance catalog, clients and
+ * statuses, the members' Raft commit index) and v2's switch update, over real HTTP on one node,
+ * with real Nacos 2.x protocol clients on its gRPC port.
  */
 @Timeout(60)
-class V2ConsoleApiTest {
+class ConsoleApiTest {
   static final String V2 = "/nacos/v2/ns";
   @TempDir static Path dir;
   static TestNode node;
@@ -176,6 +177,57 @@ class V2ConsoleApiTest {
         400, 20002, "parameter validate error")).contains("noSuchSwitch");
     error(node.http.put(V2 + "/operator/switches", Map.of("entry", "healthCheckEnabled")), 400, 10000,
         "parameter missing");
+  }
+
+  @Test
+  void serviceCatalogCountsInstancesFlagsTheProtectionThresholdAndListsGroups() {
+    ok(node.http.post(V2 + "/service", Map.of("namespaceId", "public", "serviceName", "guarded", "groupName", "shop",
+        "protectThreshold", "0.6")));
+    ok(node.http.post(V2 + "/service", Map.of("serviceName", "empty", "groupName", "shop")));
+    for (int port = 81; port <= 83; port++) {
+      ok(node.http.post(V2 + "/instance", Map.of("serviceName", "guarded", "groupName", "shop", "ip", "127.0.7.1",
+          "port", String.valueOf(port), "clusterName", port == 83 ? "east" : "west", "healthy", String.valueOf(port == 81))));
+    }
+    ok(node.http.post(V2 + "/instance", Map.of("serviceName", "calm", "groupName", "home", "ip", "127.0.7.2", "port", "80")));
+
+    JsonNode page = TestNode.json(node.http.get(TestNode.NS + "/catalog/services",
+        Map.of("groupNameParam", "sho", "pageNo", "1", "pageSize", "10")));
+    assertThat(page.get("count").asInt()).isEqualTo(2);
+    JsonNode guarded = page.get("serviceList").get(1);
+    assertThat(guarded.get("name").asText()).isEqualTo("guarded");
+    assertThat(guarded.get("groupName").asText()).isEqualTo("shop");
+    assertThat(guarded.get("ipCount").asInt()).isEqualTo(3);
+    assertThat(guarded.get("healthyInstanceCount").asInt()).isEqualTo(1);
+    assertThat(guarded.get("clusterCount").asInt()).isEqualTo(2);
+    assertThat(guarded.get("triggerFlag").asText()).as("1 of 3 healthy is under 0.6").isEqualTo("true");
+    assertThat(guarded.get("protectThreshold").asDouble()).isEqualTo(0.6, org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(page.get("serviceList").get(0).get("name").asText()).isEqualTo("empty");
+    assertThat(page.get("groups").toString()).contains("\"shop\"", "\"home\"");
+
+    JsonNode calm = TestNode.json(node.http.get(TestNode.NS + "/catalog/services", Map.of("serviceNameParam", "cal")));
+    assertThat(calm.get("count").asInt()).isEqualTo(1);
+    assertThat(calm.get("serviceList").get(0).get("triggerFlag").asText()).isEqualTo("false");
+    JsonNode withInstances = TestNode.json(node.http.get(TestNode.NS + "/catalog/services",
+        Map.of("groupNameParam", "shop", "hasIpCount", "true")));
+    assertThat(withInstances.get("count").asInt()).isEqualTo(1);
+
+    Http.Response badGroup = node.http.get(TestNode.NS + "/catalog/services", Map.of("groupNameParam", "bad group!"));
+    assertThat(badGroup.status()).as(badGroup.body()).isEqualTo(400);
+    assertThat(badGroup.body()).contains("groupName");
+    assertThat(node.http.get(TestNode.NS + "/catalog/services", Map.of("pageNo", "0")).status()).isEqualTo(400);
+  }
+
+  @Test
+  void membersShowTheirRaftCommitIndex() {
+    long before = commitIndex();
+    ok(node.http.post(V2 + "/instance", Map.of("serviceName", "durable", "ip", "127.0.8.1", "port", "80",
+        "ephemeral", "false")));
+    assertThat(commitIndex()).as("a persistent write is one more Raft entry").isGreaterThan(before);
+  }
+
+  private static long commitIndex() {
+    JsonNode self = ok(node.http.get("/nacos/v2/core/cluster/node/self", Map.of()));
+    return self.at("/extendInfo/raftMetaData/commitIndex").asLong(-1);
   }
 
   private static List<Integer> ports(JsonNode page) {
