@@ -8,13 +8,15 @@ import java.util.Optional;
 /**
  * What each HTTP request needs when client authentication is on. Everything under the API
  * prefixes needs a token; reads of naming data need read access to the namespace, changes write
- * access; user administration, operator switches, namespaces and cluster changes need the
- * administrator. Open: logging in, setting the first administrator's password, the health probes,
+ * access; user administration, operator switches, namespaces, cluster changes and the client
+ * views that span namespaces ({@code /nacos/v2/ns/client}, {@code /client/list}, {@code
+ * /client/publish/list}, {@code /client/subscribe/list}) need the administrator. Open: logging in, setting the first administrator's password, the health probes,
  * the metrics scrape and the console's static files (which log in through the API).
  */
 public final class HttpAccessRules {
   private static final String AUTH = "/nacos/v1/auth/";
   private static final String STATUSES = "/nacos/v2/ns/instance/statuses/";
+  private static final String CLIENTS = "/nacos/v2/ns/client";
 
   private final AccessControl access;
 
@@ -52,6 +54,10 @@ public final class HttpAccessRules {
         || path.startsWith("/nacos/v1/console/") || path.startsWith("/nacos/v1/core/")
         || path.startsWith("/nacos/v2/core/") || path.startsWith("/nacre/")) {
       return Optional.of(read ? Need.USER : Need.ADMIN);
+    }
+    if (path.startsWith(CLIENTS) && !path.startsWith(CLIENTS + "/service/")) {
+      // A client's registrations and subscriptions span namespaces: Nacos guards them as an admin resource.
+      return Optional.of(Need.ADMIN);
     }
     if (path.startsWith("/nacos/v1/ns/") || path.startsWith("/nacos/v2/ns/")) {
       return Optional.of(read ? Need.READ : Need.WRITE);

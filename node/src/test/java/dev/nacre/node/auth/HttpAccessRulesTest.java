@@ -36,10 +36,14 @@ class HttpAccessRulesTest {
   }
 
   @Test
-  void consoleReadsOfV2NeedReadAccessAndSwitchChangesTheAdministrator() {
+  void consoleReadsOfV2NeedReadAccessAndClientViewsAndSwitchChangesTheAdministrator() {
     assertThat(need("GET", "/nacos/v2/ns/catalog/instances")).contains(Need.READ);
-    assertThat(need("GET", "/nacos/v2/ns/client/list")).contains(Need.READ);
     assertThat(need("GET", "/nacos/v2/ns/client/service/subscriber/list")).contains(Need.READ);
+    assertThat(need("GET", "/nacos/v2/ns/client/service/publisher/list")).contains(Need.READ);
+    // What a client registered and subscribed spans namespaces.
+    assertThat(need("GET", "/nacos/v2/ns/client/list")).contains(Need.ADMIN);
+    assertThat(need("GET", "/nacos/v2/ns/client")).contains(Need.ADMIN);
+    assertThat(need("GET", "/nacos/v2/ns/client/subscribe/list")).contains(Need.ADMIN);
     assertThat(need("GET", "/nacos/v2/ns/instance/statuses/dev##g@@orders")).contains(Need.READ);
     assertThat(need("PUT", "/nacos/v2/ns/operator/switches")).contains(Need.ADMIN);
   }
