@@ -94,6 +94,10 @@ class EphemeralClusterTest {
         assertThat(java.util.regex.Pattern.compile("\"distroPendingKeys\":\\d+").matcher(nodes).results().count())
             .as("a queue to each of the two peers: " + nodes).isEqualTo(2);
       });
+      // The responsible member's peers acknowledged its batches: it shows when each last did.
+      String ownerNodes = c.http(owner).get("/nacos/v1/core/cluster/nodes", Map.of()).body();
+      assertThat(java.util.regex.Pattern.compile("\"distroLastSyncTime\":[1-9]\\d+").matcher(ownerNodes)
+          .results().count()).as(ownerNodes).isEqualTo(2);
     }
   }
 

@@ -192,6 +192,7 @@ class ConsoleTest {
       page.waitForText(field(member, "role"), "LEADER");
       assertThat(Long.parseLong(page.text(field(member, "commit-index")))).isGreaterThanOrEqualTo(0);
       assertThat(page.text(field(member, "distro-queue"))).as("no peers, no queue").isEqualTo("—");
+      assertThat(page.text(field(member, "last-sync"))).isEqualTo("—");
       assertThat(page.text(field(member, "leader"))).isNotEmpty().isNotEqualTo("none");
       assertThat(page.text(By.id("served-by"))).isEqualTo("served by " + base.substring("http://".length()));
     });

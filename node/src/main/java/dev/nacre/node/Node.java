@@ -1,5 +1,6 @@
 package dev.nacre.node;
 
+import dev.nacre.consensus.distro.DistroStatus;
 import dev.nacre.consensus.raft.RaftConfig;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.RatisReplicatedLog;
@@ -302,9 +303,11 @@ public final class Node implements AutoCloseable {
     String leader = status.leaderId().isEmpty() ? "" : addressOf(status.leaderId());
     if (cluster == null) {
       return List.of(new MemberView(config.host(), config.port(), "UP", status.role(), leader, status.term(),
-          config.raftPort(), status.applyStalledMillis(), status.commitIndex(), -1));
+          config.raftPort(), status.applyStalledMillis(), status.commitIndex(), -1, -1));
     }
-    Map<String, Integer> pending = distroPendingKeys();
+    Optional<DistroStatus> distro = distroStatus();
+    Map<String, Integer> pending = distro.map(DistroStatus::pendingKeysByPeer).orElse(Map.of());
+    Map<String, DistroStatus.PeerTraffic> traffic = distro.map(DistroStatus::trafficByPeer).orElse(Map.of());
     return cluster.members().members().stream().map(m -> {
       MemberAddress address = MemberAddress.parse(m.address());
       boolean self = m.address().equals(config.address());
@@ -314,19 +317,20 @@ public final class Node implements AutoCloseable {
           self ? status.term() : m.raftTerm(), address.raftPort(),
           self ? status.applyStalledMillis() : up ? m.raftApplyStalledMs() : -1,
           self ? status.commitIndex() : up ? m.raftCommitIndex() : -1,
-          self ? -1 : pending.getOrDefault(m.address(), -1));
+          self ? -1 : pending.getOrDefault(m.address(), -1),
+          self ? -1 : traffic.getOrDefault(m.address(), DistroStatus.PeerTraffic.NONE).lastAckMillis());
     }).toList();
   }
 
-  /** The Distro queue to each peer; empty when the replicator does not answer soon (it is busy). */
-  private Map<String, Integer> distroPendingKeys() {
+  /** The Distro replicator's queues and traffic per peer; empty when it does not answer soon (busy). */
+  private Optional<DistroStatus> distroStatus() {
     try {
-      return cluster.replicator().status().get(1, java.util.concurrent.TimeUnit.SECONDS).pendingKeysByPeer();
+      return Optional.of(cluster.replicator().status().get(1, java.util.concurrent.TimeUnit.SECONDS));
     } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-      return Map.of();
+      return Optional.empty();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return Map.of();
+      return Optional.empty();
     }
   }
 

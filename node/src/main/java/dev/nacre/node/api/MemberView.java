@@ -13,9 +13,12 @@ package dev.nacre.node.api;
  *     the answering node, its last ping answer for the others); -1 when unknown
  * @param distroPendingKeys ephemeral changes the answering node still has to send the member
  *     (its Distro queue to it); -1 for the answering node itself and when unknown
+ * @param distroLastAckMillis clock millis when the member last acknowledged a Distro batch of the
+ *     answering node (its last sync); -1 for the answering node itself, before the first and when
+ *     unknown
  */
 public record MemberView(String ip, int port, String state, String raftRole, String raftLeader, long raftTerm,
-    int raftPort, long applyStalledMillis, long raftCommitIndex, int distroPendingKeys) {
+    int raftPort, long applyStalledMillis, long raftCommitIndex, int distroPendingKeys, long distroLastAckMillis) {
   public String address() {
     return ip + ":" + port;
   }

@@ -81,6 +81,9 @@ public final class Views {
     if (m.distroPendingKeys() >= 0) {
       extend.put("distroPendingKeys", m.distroPendingKeys()); // what this node still has to send the member
     }
+    if (m.distroLastAckMillis() >= 0) {
+      extend.put("distroLastSyncTime", m.distroLastAckMillis()); // the member's last acknowledged batch
+    }
     extend.put("version", OperatorApi.VERSION);
     extend.put("readyToUpgrade", true);
     Map<String, Object> out = new LinkedHashMap<>();

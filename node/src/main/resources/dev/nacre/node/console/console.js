@@ -263,7 +263,9 @@ function memberRow(m) {
     el('td', { 'data-field': 'leader' }, raft.leader || 'none'),
     el('td', { 'data-field': 'apply-stall', class: stalled > 0 ? 'bad' : '' },
       stalled === undefined ? '—' : stalled > 0 ? `${stalled} ms behind` : 'none'),
-    el('td', { 'data-field': 'distro-queue' }, extend.distroPendingKeys ?? '—'));
+    el('td', { 'data-field': 'distro-queue' }, extend.distroPendingKeys ?? '—'),
+    el('td', { 'data-field': 'last-sync' }, extend.distroLastSyncTime === undefined ? '—'
+      : new Date(extend.distroLastSyncTime).toLocaleTimeString()));
 }
 
 // ---- polling and controls ----
