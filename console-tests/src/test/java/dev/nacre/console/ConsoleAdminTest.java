@@ -114,7 +114,8 @@ class ConsoleAdminTest {
   void showsAServicesSubscriberAndTheConnectedClientWithWhatItRegistered() throws Exception {
     try (RawNacosClient client = new RawNacosClient(node.config().clientGrpcPort())) {
       client.setUp();
-      client.next("SetupAckRequest", Duration.ofSeconds(5));
+      // The JVM's first gRPC connection loads its classes: on a busy machine that alone takes seconds.
+      client.next("SetupAckRequest", ConsolePage.UI_WAIT);
       assertThat(client.call("InstanceRequest", "{\"namespace\":\"public\",\"serviceName\":\"watched\","
           + "\"groupName\":\"DEFAULT_GROUP\",\"type\":\"registerInstance\",\"instance\":{\"ip\":\"127.0.0.1\","
           + "\"port\":6201,\"weight\":1.0,\"healthy\":true,\"enabled\":true,\"ephemeral\":true}}").resultCode())

@@ -111,7 +111,7 @@ class ConsoleApiTest {
         RawNacosClient subscriber = new RawNacosClient(node.node().config().clientGrpcPort())) {
       for (RawNacosClient c : new RawNacosClient[] {publisher, subscriber}) {
         c.setUp();
-        c.next("SetupAckRequest", Duration.ofSeconds(5));
+        c.next("SetupAckRequest", Duration.ofSeconds(20));
       }
       assertThat(publisher.call("InstanceRequest", instanceRequest("watched", "registerInstance", instance(6101)))
           .resultCode()).isEqualTo(200);

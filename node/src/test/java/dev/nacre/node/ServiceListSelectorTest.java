@@ -39,7 +39,7 @@ class ServiceListSelectorTest {
         "metadata", "{\"tier\":\"gold\"}")));
     client = new RawNacosClient(node.node().config().clientGrpcPort());
     client.setUp();
-    client.next("SetupAckRequest", Duration.ofSeconds(5));
+    client.next("SetupAckRequest", Duration.ofSeconds(20));
   }
 
   @AfterAll
