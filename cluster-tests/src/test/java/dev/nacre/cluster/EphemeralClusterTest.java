@@ -86,6 +86,18 @@ class EphemeralClusterTest {
       await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
           java.util.regex.Pattern.compile("\"applyStalledMs\":0").matcher(
               c.http(1).get("/nacos/v1/core/cluster/nodes", Map.of()).body()).results().count()).isEqualTo(3));
+      // Each member's Raft commit index (from its ping answer), and the Distro queue to each peer.
+      await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        String nodes = c.http(1).get("/nacos/v1/core/cluster/nodes", Map.of()).body();
+        assertThat(java.util.regex.Pattern.compile("\"commitIndex\":\\d+").matcher(nodes).results().count())
+            .as(nodes).isEqualTo(3);
+        assertThat(java.util.regex.Pattern.compile("\"distroPendingKeys\":\\d+").matcher(nodes).results().count())
+            .as("a queue to each of the two peers: " + nodes).isEqualTo(2);
+      });
+      // The responsible member's peers acknowledged its batches: it shows when each last did.
+      String ownerNodes = c.http(owner).get("/nacos/v1/core/cluster/nodes", Map.of()).body();
+      assertThat(java.util.regex.Pattern.compile("\"distroLastSyncTime\":[1-9]\\d+").matcher(ownerNodes)
+          .results().count()).as(ownerNodes).isEqualTo(2);
     }
   }
 

@@ -11,6 +11,7 @@ import com.alibaba.nacos.api.naming.listener.EventListener;
 import com.alibaba.nacos.api.naming.listener.NamingEvent;
 import com.alibaba.nacos.api.naming.pojo.Instance;
 import com.alibaba.nacos.api.naming.pojo.ListView;
+import com.alibaba.nacos.api.selector.ExpressionSelector;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -55,6 +56,21 @@ class NacosClientClusterTest {
   @AfterEach
   void closeClients() {
     clients.close();
+  }
+
+  @Test
+  void theServiceListKeepsWhatTheClientsSelectorMatches() throws Exception {
+    NamingService writer = clients.connect(cluster.address(0));
+    NamingService reader = clients.connect(cluster.address(1));
+    writer.registerInstance("picked", "sel", instance(8101, null, 1.0, Map.of("zone", "a")));
+    writer.registerInstance("passed-over", "sel", instance(8102, null, 1.0, Map.of("zone", "b")));
+    await().atMost(WAIT).until(() -> reader.getServicesOfServer(1, 10, "sel").getCount() == 2);
+
+    ExpressionSelector zoneA = new ExpressionSelector();
+    zoneA.setExpression("INSTANCE.metadata.zone = 'a'");
+    ListView<String> picked = reader.getServicesOfServer(1, 10, "sel", zoneA);
+    assertThat(picked.getData()).containsExactly("picked");
+    assertThat(picked.getCount()).isEqualTo(1);
   }
 
   /** What a listener heard: the instance lists of its NamingEvents, in order. */

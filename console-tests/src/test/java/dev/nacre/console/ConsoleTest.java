@@ -95,7 +95,9 @@ class ConsoleTest {
       assertThat(page.text(field(ephemeral, "weight"))).isEqualTo("2");
       assertThat(page.text(field(ephemeral, "healthy"))).isEqualTo("healthy");
       assertThat(page.text(field(ephemeral, "metadata"))).isEqualTo("zone=a");
+      assertThat(page.text(field(ephemeral, "owner"))).as("the member that owns it").isEqualTo(address());
       assertThat(page.text(field(instance(PERSISTENT), "kind"))).isEqualTo("persistent");
+      assertThat(page.text(field(instance(PERSISTENT), "owner"))).isEqualTo("—");
 
       page.click(toggle(EPHEMERAL));
       await("the API to show " + EPHEMERAL + " offline").atMost(Duration.ofSeconds(15))
@@ -132,6 +134,53 @@ class ConsoleTest {
   }
 
   @Test
+  void editsAnInstancesWeightAndMetadataAndTheApiAgrees() {
+    String service = "weighted";
+    register(Map.of("serviceName", service, "ip", "127.0.0.1", "port", "8090", "metadata", "{\"zone\":\"a\"}"));
+    Http.Response created = http.post(NS + "/service", Map.of("serviceName", "guarded", "protectThreshold", "0.5"));
+    assertThat(created.status()).as(created.body()).isEqualTo(200);
+    register(Map.of("serviceName", "guarded", "ip", "127.0.0.1", "port", "8091", "healthy", "false"));
+    String address = "127.0.0.1:8090";
+    page.inBrowser("ConsoleTest-edit-weight", () -> {
+      browser.get(base + "/nacos/");
+      page.waitForText(field("tr[data-service='guarded']", "protection"), "0.5 (reached)");
+      page.click(By.cssSelector("tr[data-service='" + service + "'] button"));
+      page.waitForText(field(instance(address), "weight"), "1");
+      page.click(By.cssSelector(instance(address) + " button.edit-instance"));
+
+      // Metadata that is no JSON object is caught in the page; metadata the node refuses shows its answer.
+      WebElement weight = browser.findElement(By.id("edit-weight"));
+      WebElement metadata = browser.findElement(By.id("edit-metadata"));
+      metadata.clear();
+      metadata.sendKeys("{oops");
+      browser.findElement(By.id("edit-save")).click();
+      page.waiting(UI_WAIT).until(d -> d.findElement(By.id("edit-status")).getText().contains("not JSON"));
+      metadata.clear();
+      metadata.sendKeys("{\"preserved.heart.beat.interval\":\"soon\"}");
+      browser.findElement(By.id("edit-save")).click();
+      page.waiting(UI_WAIT).until(d -> d.findElement(By.id("edit-status")).getText().contains("answered 400"));
+      assertThat(apiInstance(service, address).get("metadata").get("zone").asText()).as("nothing changed").isEqualTo("a");
+
+      weight.clear();
+      weight.sendKeys("7");
+      metadata.clear();
+      metadata.sendKeys("{\"zone\":\"b\",\"tier\":\"gold\"}");
+      browser.findElement(By.id("edit-save")).click();
+      await("the API to show the new weight").atMost(Duration.ofSeconds(15))
+          .untilAsserted(() -> assertThat(apiInstance(service, address).get("weight").asDouble()).isEqualTo(7.0));
+      JsonNode edited = apiInstance(service, address);
+      assertThat(edited.get("metadata").get("zone").asText()).isEqualTo("b");
+      assertThat(edited.get("metadata").get("tier").asText()).isEqualTo("gold");
+      assertThat(edited.get("enabled").asBoolean()).as("enabled untouched").isTrue();
+      page.waitForText(field(instance(address), "weight"), "7");
+      page.waiting(UI_WAIT).withMessage(() -> "waited for the page to show the new metadata")
+          .until(d -> java.util.Set.of(d.findElement(field(instance(address), "metadata")).getText().split("\n"))
+              .equals(java.util.Set.of("tier=gold", "zone=b")));
+      assertThat(browser.findElement(By.id("edit-instance")).isDisplayed()).as("the form closes once saved").isFalse();
+    });
+  }
+
+  @Test
   void showsTheClusterMemberWithItsRaftRole() {
     JsonNode members = json(http.get("/nacos/v1/core/cluster/nodes", Map.of())).get("data");
     assertThat(members).hasSize(1);
@@ -141,6 +190,9 @@ class ConsoleTest {
       String member = "tr[data-member='" + self + "']";
       page.waitForText(field(member, "state"), "UP");
       page.waitForText(field(member, "role"), "LEADER");
+      assertThat(Long.parseLong(page.text(field(member, "commit-index")))).isGreaterThanOrEqualTo(0);
+      assertThat(page.text(field(member, "distro-queue"))).as("no peers, no queue").isEqualTo("—");
+      assertThat(page.text(field(member, "last-sync"))).isEqualTo("—");
       assertThat(page.text(field(member, "leader"))).isNotEmpty().isNotEqualTo("none");
       assertThat(page.text(By.id("served-by"))).isEqualTo("served by " + base.substring("http://".length()));
     });
@@ -158,10 +210,10 @@ class ConsoleTest {
       group.sendKeys("bad group!");
       By status = By.id("services-status");
       page.waiting(UI_WAIT).until(d -> d.findElement(status).getText().contains("answered 400"));
-      assertThat(page.text(status)).contains("/nacos/v1/ns/service/list").contains("groupName");
+      assertThat(page.text(status)).contains("/nacos/v1/ns/catalog/services").contains("groupName");
       assertThat(browser.findElement(status).getAttribute("class")).contains("error");
       assertThat(browser.findElements(By.cssSelector("#services tbody tr"))).as("rows of a failed read").isEmpty();
-      assertThat(page.text(By.id("updated"))).contains("1 of 4 reads failed");
+      assertThat(page.text(By.id("updated"))).contains("1 of 6 reads failed");
 
       group.clear();
       group.sendKeys("DEFAULT_GROUP");
@@ -180,10 +232,18 @@ class ConsoleTest {
     assertThat(r.status()).as("register %s: %s", all, r.body()).isEqualTo(200);
   }
 
+  private String address() {
+    return base.substring("http://".length());
+  }
+
   /** The instance as the console's own list shows it (offline ones included). */
   private JsonNode apiInstance(String address) {
+    return apiInstance(SERVICE, address);
+  }
+
+  private JsonNode apiInstance(String service, String address) {
     JsonNode list = json(http.get(NS + "/catalog/instances",
-        Map.of("serviceName", SERVICE, "pageSize", "100"))).get("list");
+        Map.of("serviceName", service, "pageSize", "100"))).get("list");
     return StreamSupport.stream(list.spliterator(), false)
         .filter(i -> (i.get("ip").asText() + ":" + i.get("port").asInt()).equals(address))
         .findFirst()

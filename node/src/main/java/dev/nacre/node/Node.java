@@ -1,16 +1,19 @@
 package dev.nacre.node;
 
+import dev.nacre.consensus.distro.DistroStatus;
 import dev.nacre.consensus.raft.RaftConfig;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.RatisReplicatedLog;
 import dev.nacre.naming.Naming;
 import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.naming.ephemeral.EphemeralRecord;
 import dev.nacre.naming.ephemeral.EphemeralStore;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.persistent.NamingStateMachine;
 import dev.nacre.naming.push.PushService;
 import dev.nacre.naming.push.Subscriptions;
 import dev.nacre.naming.registry.RegistryIndex;
+import dev.nacre.naming.registry.ServiceSnapshot;
 import dev.nacre.node.api.EphemeralWrites;
 import dev.nacre.node.api.Json;
 import dev.nacre.node.api.MemberView;
@@ -141,7 +144,12 @@ public final class Node implements AutoCloseable {
     AccessControl access = new AccessControl(config.auth(),
         new AuthDirectory(stateMachine.authRecords(), naming), clock);
     warnIfOpen();
-    Router router = new Routes(naming, this::members, ephemeralWrites, config, udp, readiness, counts, access).router();
+    NodeClients clients = new NodeClients(
+        () -> Optional.ofNullable(clientGrpc).map(ClientGrpcServer::connections), naming, push);
+    RegistryViews views = new RegistryViews(clients, key -> ephemeral.get(key).map(EphemeralRecord::ownerNodeId),
+        namespace -> index.services(namespace).stream().map(ServiceSnapshot::key).toList());
+    Router router = new Routes(naming, this::members, ephemeralWrites, config, udp, readiness, counts, access, views)
+        .router();
     StartingReplicatedLog member = raft;
     new RaftAdminApi(config.address(), config.members(), new RaftAdminApi.RaftAdmin() {
       @Override
@@ -295,16 +303,35 @@ public final class Node implements AutoCloseable {
     String leader = status.leaderId().isEmpty() ? "" : addressOf(status.leaderId());
     if (cluster == null) {
       return List.of(new MemberView(config.host(), config.port(), "UP", status.role(), leader, status.term(),
-          config.raftPort(), status.applyStalledMillis()));
+          config.raftPort(), status.applyStalledMillis(), status.commitIndex(), -1, -1));
     }
+    Optional<DistroStatus> distro = distroStatus();
+    Map<String, Integer> pending = distro.map(DistroStatus::pendingKeysByPeer).orElse(Map.of());
+    Map<String, DistroStatus.PeerTraffic> traffic = distro.map(DistroStatus::trafficByPeer).orElse(Map.of());
     return cluster.members().members().stream().map(m -> {
       MemberAddress address = MemberAddress.parse(m.address());
       boolean self = m.address().equals(config.address());
+      boolean up = m.state() == MemberState.UP;
       String role = self ? status.role() : m.state() == MemberState.DOWN ? "UNKNOWN" : m.raftRole();
       return new MemberView(address.host(), address.port(), m.state().name(), role, leader,
           self ? status.term() : m.raftTerm(), address.raftPort(),
-          self ? status.applyStalledMillis() : m.state() == MemberState.UP ? m.raftApplyStalledMs() : -1);
+          self ? status.applyStalledMillis() : up ? m.raftApplyStalledMs() : -1,
+          self ? status.commitIndex() : up ? m.raftCommitIndex() : -1,
+          self ? -1 : pending.getOrDefault(m.address(), -1),
+          self ? -1 : traffic.getOrDefault(m.address(), DistroStatus.PeerTraffic.NONE).lastAckMillis());
     }).toList();
+  }
+
+  /** The Distro replicator's queues and traffic per peer; empty when it does not answer soon (busy). */
+  private Optional<DistroStatus> distroStatus() {
+    try {
+      return Optional.of(cluster.replicator().status().get(1, java.util.concurrent.TimeUnit.SECONDS));
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
   }
 
   private String addressOf(String peerId) {

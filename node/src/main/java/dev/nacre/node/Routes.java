@@ -17,6 +17,9 @@ import dev.nacre.node.api.Readiness;
 import dev.nacre.node.api.ServiceApi;
 import dev.nacre.node.api.UdpSubscriber;
 import dev.nacre.node.api.EphemeralWrites;
+import dev.nacre.node.api.CatalogServicesApi;
+import dev.nacre.node.api.v2.V2CatalogApi;
+import dev.nacre.node.api.v2.V2ClientApi;
 import dev.nacre.node.api.v2.V2HealthApi;
 import dev.nacre.node.api.v2.V2InstanceApi;
 import dev.nacre.node.api.v2.V2OperatorApi;
@@ -32,12 +35,13 @@ final class Routes {
   private final Router router = new Router();
 
   Routes(NamingOperations naming, ClusterStatus cluster, EphemeralWrites ephemeralWrites, NodeConfig config, UdpSubscriber udp,
-      Readiness readiness, NodeCounts nodeCounts, AccessControl access) {
+      Readiness readiness, NodeCounts nodeCounts, AccessControl access, RegistryViews views) {
     Json json = new Json();
     InstanceWrites instanceWrites = new InstanceWrites(naming, json, ephemeralWrites);
     Map<String, Object> switches = switches(config);
     new InstanceApi(naming, json, instanceWrites, udp, config.udpPushToClientIp()).register(router);
     new ServiceApi(naming, json).register(router);
+    new CatalogServicesApi(naming, json, views.servicesOf()).register(router);
     new NamespaceApi(naming, json).register(router);
     new ClusterApi(naming, json).register(router);
     new OperatorApi(naming, cluster, json, switches, config.address(), nodeCounts).register(router);
@@ -58,6 +62,8 @@ final class Routes {
     new V2InstanceApi(naming, json, instanceWrites).register(router);
     new V2ServiceApi(naming, json).register(router);
     new V2HealthApi(naming, json).register(router);
+    new V2CatalogApi(naming, views.owners(), json).register(router);
+    new V2ClientApi(views.clients(), json).register(router);
     new V2OperatorApi(naming, cluster, json, switches, config.address(), nodeCounts).register(router);
   }
 

@@ -123,6 +123,43 @@ class ClientAuthTest {
   }
 
   @Test
+  void theConsolesReadsNeedReadAccessAndClientViewsAndSwitchChangesTheAdministrator() {
+    String admin = login("nacos", ADMIN_PASSWORD);
+    assertThat(node.http.post(AUTH + "/users", with(admin, Map.of("username", "viewer", "password", "viewer-pw")))
+        .status()).isEqualTo(200);
+    assertThat(node.http.post(AUTH + "/roles", with(admin, Map.of("role", "viewers", "username", "viewer")))
+        .status()).isEqualTo(200);
+    assertThat(node.http.post(AUTH + "/permissions",
+        with(admin, Map.of("role", "viewers", "resource", "public:*:*", "action", "r"))).status()).isEqualTo(200);
+    assertThat(node.http.post(NS + "/instance", with(admin, Map.of("serviceName", "shown", "ip", "127.0.0.1",
+        "port", "9301"))).status()).isEqualTo(200);
+    String viewer = login("viewer", "viewer-pw");
+    String v2 = "/nacos/v2/ns";
+
+    assertThat(node.http.get(v2 + "/catalog/instances", with(viewer, Map.of("serviceName", "shown", "pageNo", "1",
+        "pageSize", "10"))).body()).contains("9301");
+    assertThat(node.http.get(NS + "/catalog/services", with(viewer, Map.of())).body()).contains("shown");
+    assertThat(node.http.get(v2 + "/instance/statuses/public%23%23DEFAULT_GROUP@@shown", with(viewer, Map.of()))
+        .body()).contains("127.0.0.1:9301_true");
+    Http.Response otherNamespace = node.http.get(v2 + "/instance/statuses/other%23%23DEFAULT_GROUP@@shown",
+        with(viewer, Map.of()));
+    assertThat(otherNamespace.status()).as("the key's namespace is checked").isEqualTo(403);
+    assertThat(node.http.get(v2 + "/client/service/subscriber/list", with(viewer, Map.of("serviceName", "shown")))
+        .status()).isEqualTo(200);
+
+    Http.Response clients = node.http.get(v2 + "/client/list", with(viewer, Map.of()));
+    assertThat(clients.status()).isEqualTo(403);
+    assertThat(clients.body()).contains("not the administrator");
+    assertThat(node.http.get(v2 + "/client/list", with(admin, Map.of())).status()).isEqualTo(200);
+
+    String current = TestNode.json(node.http.get(v2 + "/operator/switches", with(viewer, Map.of())))
+        .at("/data/pushEnabled").asText();
+    Map<String, String> sameValue = Map.of("entry", "pushEnabled", "value", current);
+    assertThat(node.http.put(v2 + "/operator/switches", with(viewer, sameValue)).status()).isEqualTo(403);
+    assertThat(node.http.put(v2 + "/operator/switches", with(admin, sameValue)).status()).isEqualTo(200);
+  }
+
+  @Test
   void usersGetWhatTheirRolesArePermittedAndKeepItAcrossARestart() {
     String admin = login("nacos", ADMIN_PASSWORD);
     assertThat(node.http.post(AUTH + "/users", with(admin, Map.of("username", "alice", "password", "alice-pw")))

@@ -78,7 +78,7 @@ class ConsoleFilesTest {
       }
       found++;
     }
-    assertThat(found).as("the page's script and style sheet").isEqualTo(2);
+    assertThat(found).as("the page's three scripts and style sheet").isEqualTo(4);
   }
 
   @ParameterizedTest

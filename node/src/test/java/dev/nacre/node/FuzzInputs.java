@@ -28,6 +28,12 @@ final class FuzzInputs {
       "PUT /nacos/v2/ns/service", "GET /nacos/v2/ns/service", "GET /nacos/v2/ns/service/list",
       "PUT /nacos/v2/ns/health/instance", "GET /nacos/v2/ns/operator/switches", "GET /nacos/v2/ns/operator/metrics",
       "GET /nacos/v2/core/cluster/node/list", "GET /nacos/v2/core/cluster/node/self",
+      "GET /nacos/v1/ns/catalog/services", "GET /nacos/v2/ns/catalog/instances", "GET /nacos/v2/ns/client/list",
+      "GET /nacos/v2/ns/client", "GET /nacos/v2/ns/client/publish/list", "GET /nacos/v2/ns/client/subscribe/list",
+      "GET /nacos/v2/ns/client/service/publisher/list", "GET /nacos/v2/ns/client/service/subscriber/list",
+      "GET /nacos/v2/ns/instance/statuses/public%23%23DEFAULT_GROUP@@svc-1", "GET /nacos/v2/ns/instance/statuses/svc-1",
+      "GET /nacos/v2/ns/instance/statuses/%23%23", "GET /nacos/v2/ns/instance/statuses/a%2Fb",
+      "PUT /nacos/v2/ns/operator/switches",
       "GET /nacre/v1/status", "GET /metrics", "GET /nacos/v1/console/health/readiness",
       "GET /nacos/v1/ns/no/such/route", "POST /", "OPTIONS /nacos/v1/ns/instance", "TRACE /nacos/v1/ns/instance");
 
@@ -36,7 +42,8 @@ final class FuzzInputs {
       "healthy", "enabled", "ephemeral", "metadata", "beat", "pageNo", "pageSize", "healthyOnly",
       "consistency", "protectThreshold", "selector", "logName", "logLevel", "udpPort", "clientIP",
       "instances", "serviceNames", "customNamespaceId", "namespaceName", "namespaceDesc",
-      "healthChecker", "checkPort", "useInstancePort4Check", "app", "tenant", "encoding", "consistencyType");
+      "healthChecker", "checkPort", "useInstancePort4Check", "app", "tenant", "encoding", "consistencyType",
+      "clientId", "enabledOnly", "groupNameParam", "serviceNameParam", "hasIpCount", "entry", "value");
 
   private static final List<String> FIXED = List.of(
       "", " ", "0", "-1", "1", "65535", "65536", "2147483648", "-9223372036854775809", "99999999999999999999",

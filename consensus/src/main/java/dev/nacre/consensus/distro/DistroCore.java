@@ -106,7 +106,7 @@ final class DistroCore {
   }
 
   List<DistroEffect> batchAcked(String peer, long sequence, long now) {
-    Optional.ofNullable(pipelines.get(peer)).ifPresent(p -> p.acked(sequence));
+    Optional.ofNullable(pipelines.get(peer)).ifPresent(p -> p.acked(sequence, now));
     return finish(now);
   }
 

@@ -36,8 +36,12 @@ public record DistroStatus(
     trafficByPeer = Map.copyOf(trafficByPeer);
   }
 
-  /** Counts since start of the batches sent to one peer. */
-  public record PeerTraffic(long batchesAcked, long recordsAcked, long batchesFailed) {
-    public static final PeerTraffic NONE = new PeerTraffic(0, 0, 0);
+  /**
+   * Counts since start of the batches sent to one peer, and when it last acknowledged one.
+   *
+   * @param lastAckMillis clock millis of the peer's last acknowledgement; -1 before the first
+   */
+  public record PeerTraffic(long batchesAcked, long recordsAcked, long batchesFailed, long lastAckMillis) {
+    public static final PeerTraffic NONE = new PeerTraffic(0, 0, 0, -1);
   }
 }

@@ -65,6 +65,7 @@ final class PeerPipeline {
   private long batchesAcked;
   private long recordsAcked;
   private long batchesFailed;
+  private long lastAckMillis = -1;
 
   PeerPipeline(String selfId, String peer, DistroConfig config) {
     this.selfId = selfId;
@@ -159,10 +160,11 @@ final class PeerPipeline {
     return Optional.of(new Outgoing(sequence, records, withDigest));
   }
 
-  void acked(long sequence) {
+  void acked(long sequence, long nowMillis) {
     if (inFlight == null || inFlight.sequence() != sequence) {
       return; // late answer to a batch already timed out or dropped
     }
+    lastAckMillis = nowMillis;
     batchesAcked++;
     recordsAcked += inFlight.records().size();
     inFlight = null;
@@ -231,9 +233,12 @@ final class PeerPipeline {
     return resyncCount;
   }
 
-  /** Batches the peer acknowledged, the records they carried, and batches that failed or timed out. */
+  /**
+   * Batches the peer acknowledged, the records they carried, batches that failed or timed out,
+   * and when the last was acknowledged.
+   */
   DistroStatus.PeerTraffic traffic() {
-    return new DistroStatus.PeerTraffic(batchesAcked, recordsAcked, batchesFailed);
+    return new DistroStatus.PeerTraffic(batchesAcked, recordsAcked, batchesFailed, lastAckMillis);
   }
 
   private void enforceCap() {

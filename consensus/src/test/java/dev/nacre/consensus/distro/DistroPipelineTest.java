@@ -226,7 +226,8 @@ class DistroPipelineTest {
     assertThat(b.batchesFailed()).isEqualTo(1);
     assertThat(b.batchesAcked()).isEqualTo(2);
     assertThat(b.recordsAcked()).as("the retried batch's two records, counted once").isEqualTo(2);
-    assertThat(a.status().trafficByPeer().get("c")).isEqualTo(new DistroStatus.PeerTraffic(2, 2, 0));
+    assertThat(b.lastAckMillis()).as("the retry's acknowledgement").isEqualTo(5000);
+    assertThat(a.status().trafficByPeer().get("c")).isEqualTo(new DistroStatus.PeerTraffic(2, 2, 0, 1250));
     assertThat(a.status().repairs()).isZero();
   }
 }

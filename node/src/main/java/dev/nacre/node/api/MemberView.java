@@ -9,9 +9,16 @@ package dev.nacre.node.api;
  * @param applyStalledMillis how long its state machine has applied nothing while committed entries
  *     wait, as of its last ping answer (its own status for the answering node); -1 when unknown
  *     (the member is not UP)
+ * @param raftCommitIndex the highest committed Raft index the member knows (its own status for
+ *     the answering node, its last ping answer for the others); -1 when unknown
+ * @param distroPendingKeys ephemeral changes the answering node still has to send the member
+ *     (its Distro queue to it); -1 for the answering node itself and when unknown
+ * @param distroLastAckMillis clock millis when the member last acknowledged a Distro batch of the
+ *     answering node (its last sync); -1 for the answering node itself, before the first and when
+ *     unknown
  */
 public record MemberView(String ip, int port, String state, String raftRole, String raftLeader, long raftTerm,
-    int raftPort, long applyStalledMillis) {
+    int raftPort, long applyStalledMillis, long raftCommitIndex, int distroPendingKeys, long distroLastAckMillis) {
   public String address() {
     return ip + ":" + port;
   }

@@ -6,6 +6,7 @@ import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServicePage;
 import dev.nacre.node.http.ApiRequest;
+import dev.nacre.node.selector.ServiceListSelector;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.HttpError;
 import dev.nacre.node.http.Router;
@@ -128,7 +129,7 @@ public final class ServiceApi {
   private ApiResponse list(ApiRequest r) {
     int pageNo = pageNo(r);
     int pageSize = pageSize(r);
-    ServicePage page = naming.listServices(
+    ServicePage page = ServiceListSelector.parse(r.param("selector", "")).page(naming,
         r.param("namespaceId", ServiceKey.DEFAULT_NAMESPACE),
         r.param("groupName", ServiceKey.DEFAULT_GROUP),
         pageNo,

@@ -69,12 +69,21 @@ public final class Views {
     raft.put("role", m.raftRole());
     raft.put("leader", m.raftLeader());
     raft.put("term", m.raftTerm());
+    if (m.raftCommitIndex() >= 0) {
+      raft.put("commitIndex", m.raftCommitIndex());
+    }
     if (m.applyStalledMillis() >= 0) {
       raft.put("applyStalledMs", m.applyStalledMillis()); // above 0: the state machine is not keeping up
     }
     Map<String, Object> extend = new LinkedHashMap<>();
     extend.put("raftPort", String.valueOf(m.raftPort()));
     extend.put("raftMetaData", raft);
+    if (m.distroPendingKeys() >= 0) {
+      extend.put("distroPendingKeys", m.distroPendingKeys()); // what this node still has to send the member
+    }
+    if (m.distroLastAckMillis() >= 0) {
+      extend.put("distroLastSyncTime", m.distroLastAckMillis()); // the member's last acknowledged batch
+    }
     extend.put("version", OperatorApi.VERSION);
     extend.put("readyToUpgrade", true);
     Map<String, Object> out = new LinkedHashMap<>();

@@ -8,12 +8,15 @@ import java.util.Optional;
 /**
  * What each HTTP request needs when client authentication is on. Everything under the API
  * prefixes needs a token; reads of naming data need read access to the namespace, changes write
- * access; user administration, operator switches, namespaces and cluster changes need the
- * administrator. Open: logging in, setting the first administrator's password, the health probes,
+ * access; user administration, operator switches, namespaces, cluster changes and the client
+ * views that span namespaces ({@code /nacos/v2/ns/client}, {@code /client/list}, {@code
+ * /client/publish/list}, {@code /client/subscribe/list}) need the administrator. Open: logging in, setting the first administrator's password, the health probes,
  * the metrics scrape and the console's static files (which log in through the API).
  */
 public final class HttpAccessRules {
   private static final String AUTH = "/nacos/v1/auth/";
+  private static final String STATUSES = "/nacos/v2/ns/instance/statuses/";
+  private static final String CLIENTS = "/nacos/v2/ns/client";
 
   private final AccessControl access;
 
@@ -31,7 +34,7 @@ public final class HttpAccessRules {
       return Optional.empty();
     }
     try {
-      access.check(request.accessToken(), need.get(), request.param("namespaceId", ""));
+      access.check(request.accessToken(), need.get(), namespaceOf(request));
       return Optional.empty();
     } catch (AccessDenied e) {
       return Optional.of(ApiResponse.error(403, e.getMessage()));
@@ -52,6 +55,10 @@ public final class HttpAccessRules {
         || path.startsWith("/nacos/v2/core/") || path.startsWith("/nacre/")) {
       return Optional.of(read ? Need.USER : Need.ADMIN);
     }
+    if (path.startsWith(CLIENTS) && !path.startsWith(CLIENTS + "/service/")) {
+      // A client's registrations and subscriptions span namespaces: Nacos guards them as an admin resource.
+      return Optional.of(Need.ADMIN);
+    }
     if (path.startsWith("/nacos/v1/ns/") || path.startsWith("/nacos/v2/ns/")) {
       return Optional.of(read ? Need.READ : Need.WRITE);
     }
@@ -59,6 +66,20 @@ public final class HttpAccessRules {
       return Optional.of(read ? Need.USER : Need.ADMIN);
     }
     return Optional.empty(); // metrics, the console's files, unknown paths (404)
+  }
+
+  /**
+   * The namespace a request touches: {@code namespaceId}, or for {@code /instance/statuses/{key}}
+   * the key's {@code namespace##} part ("" means public).
+   */
+  static String namespaceOf(ApiRequest request) {
+    String path = request.path();
+    if (path.startsWith(STATUSES)) {
+      String key = path.substring(STATUSES.length());
+      int sep = key.indexOf("##");
+      return sep < 0 ? "" : key.substring(0, sep);
+    }
+    return request.param("namespaceId", "");
   }
 
   /** As the router matches paths (exactly, a trailing slash dropped), so both read the same route. */

@@ -186,6 +186,12 @@ public final class ClientConnections {
     return out;
   }
 
+  /** A registered connection's description; empty when no registered connection has this id. */
+  public Optional<ConnectedClient> describe(String id) {
+    return get(id).filter(ClientConnection::registered).map(c -> new ConnectedClient(c.id(), c.remoteIp(),
+        c.remotePort(), c.clientVersion(), c.lastActiveMillis()));
+  }
+
   /**
    * Asks a registered client to move to {@code member} ({@code host:port}, its main port), to
    * spread clients over the members; its instances stay until it has registered them there.

@@ -11,13 +11,15 @@ import dev.nacre.node.client.NamingRequests.ServiceQueryRequest;
 import dev.nacre.node.client.NamingRequests.SubscribeServiceRequest;
 import dev.nacre.node.client.PayloadCodec.BadBodyException;
 import dev.nacre.node.client.Replies.Reply;
+import dev.nacre.node.selector.ServiceListSelector;
 import dev.nacre.proto.nacos.Payload;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Reads over gRPC: {@code ServiceQueryRequest}, {@code ServiceListRequest}, and
+ * Reads over gRPC: {@code ServiceQueryRequest}, {@code ServiceListRequest} (with its selector,
+ * see {@link ServiceListSelector}), and
  * {@code SubscribeServiceRequest}, which answers the current list and (when the node runs a push
  * core) keeps the connection subscribed. Disabled instances are never listed.
  */
@@ -55,7 +57,8 @@ final class QueryHandlers {
     try {
       // The key's name is unused; only its namespace and group count.
       ServiceKey scope = NamingRequests.service(r.namespace(), r.groupName(), "");
-      ServicePage page = naming.listServices(scope.namespaceId(), scope.group(), r.pageNo(), r.pageSize());
+      ServicePage page = ServiceListSelector.parse(r.selector())
+          .page(naming, scope.namespaceId(), scope.group(), r.pageNo(), r.pageSize());
       Reply ok = Replies.ok(codec, "ServiceListResponse");
       ok.body().put("count", page.count());
       page.names().forEach(ok.body().putArray("serviceNames")::add);

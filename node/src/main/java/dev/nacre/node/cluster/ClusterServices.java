@@ -172,6 +172,7 @@ public final class ClusterServices implements AutoCloseable {
         .setRaftLeader(raft.leaderId())
         .setRaftTerm(raft.term())
         .setRaftApplyStalledMs(raft.applyStalledMillis())
+        .setRaftCommitIndex(raft.commitIndex())
         .setClients(clients)
         .build();
   }

@@ -22,9 +22,11 @@ public final class MemberTable {
    * One member's last known state and what it said of its Raft role.
    *
    * @param raftApplyStalledMs what it said of its state machine's stall (see the ping answer)
+   * @param raftCommitIndex the commit index it said it knows; -1 before it answered (a member of
+   *     an older version answers 0)
    */
   public record Member(String address, MemberState state, int failures, boolean ready, String raftRole,
-      String raftLeader, long raftTerm, long raftApplyStalledMs, int clients) {}
+      String raftLeader, long raftTerm, long raftApplyStalledMs, int clients, long raftCommitIndex) {}
 
   private final String self;
   private final int failuresToDown;
@@ -40,7 +42,7 @@ public final class MemberTable {
     this.failuresToDown = failuresToDown;
     for (String a : addresses) {
       members.put(a, new Member(a, a.equals(self) ? MemberState.UP : MemberState.DOWN,
-          a.equals(self) ? 0 : failuresToDown, a.equals(self), "", "", 0, 0, 0));
+          a.equals(self) ? 0 : failuresToDown, a.equals(self), "", "", 0, 0, 0, -1));
     }
   }
 
@@ -51,7 +53,8 @@ public final class MemberTable {
 
   public void pingAnswered(String address, PingResponse answer) {
     update(address, new Member(address, MemberState.UP, 0, answer.getReady(), answer.getRaftRole(),
-        answer.getRaftLeader(), answer.getRaftTerm(), answer.getRaftApplyStalledMs(), answer.getClients()));
+        answer.getRaftLeader(), answer.getRaftTerm(), answer.getRaftApplyStalledMs(), answer.getClients(),
+        answer.getRaftCommitIndex()));
   }
 
   /** Client connections of each other member that is UP and ready, as its last ping answer said. */
@@ -76,7 +79,7 @@ public final class MemberTable {
     int failures = m.failures() + 1;
     MemberState state = failures >= failuresToDown ? MemberState.DOWN : MemberState.SUSPICIOUS;
     update(address, new Member(address, state, failures, m.ready(), m.raftRole(), m.raftLeader(), m.raftTerm(),
-        m.raftApplyStalledMs(), m.clients()));
+        m.raftApplyStalledMs(), m.clients(), m.raftCommitIndex()));
   }
 
   private void update(String address, Member next) {

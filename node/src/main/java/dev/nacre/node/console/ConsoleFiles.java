@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The web console: a page, a script and a style sheet from the node jar, served at {@code /nacos/}
+ * The web console: a page, its scripts and a style sheet from the node jar, served at {@code /nacos/}
  * (and {@code /}) on the HTTP port. The page only calls the Open API, so it needs nothing else here.
  *
  * <p>Each file has a route of its own and is read from the jar once, at start: a path that is
@@ -21,11 +21,14 @@ public final class ConsoleFiles {
   static final String BASE = "/nacos";
   private static final String RESOURCES = "/dev/nacre/node/console/";
   private static final String HTML = "text/html;charset=UTF-8";
+  private static final String JS = "text/javascript;charset=UTF-8";
 
   /** Served file name to its content type. */
   private static final Map<String, String> FILES = Map.of(
       "index.html", HTML,
-      "console.js", "text/javascript;charset=UTF-8",
+      "console-api.js", JS,
+      "console.js", JS,
+      "console-admin.js", JS,
       "console.css", "text/css;charset=UTF-8");
 
   /** {@code /} and {@code /nacos} (the router also matches {@code /nacos/}) show the page too. */

@@ -31,6 +31,8 @@ public final class Router {
   }
 
   private final Map<String, Map<String, Handler>> routes = new HashMap<>();
+  /** Routes whose last path segment is a parameter ({@code /statuses/{key}}), by their prefix. */
+  private final Map<String, Map<String, Handler>> prefixRoutes = new HashMap<>();
   private volatile Guard guard = request -> Optional.empty();
   private volatile Observer observer = (request, route, response, nanos) -> { };
 
@@ -55,14 +57,34 @@ public final class Router {
   }
 
   /**
+   * Adds a route for every path {@code prefix + segment} whose last segment is not empty and has
+   * no slash; the handler reads the segment with {@link #lastSegment}. Exact routes win.
+   */
+  public Router addWithLastSegment(String method, String prefix, Handler handler) {
+    if (!prefix.endsWith("/")) {
+      throw new IllegalArgumentException("a prefix route ends with '/': " + prefix);
+    }
+    Handler previous = prefixRoutes.computeIfAbsent(prefix, p -> new TreeMap<>()).put(method, handler);
+    if (previous != null) {
+      throw new IllegalStateException("two handlers for " + method + " " + prefix + "{segment}");
+    }
+    return this;
+  }
+
+  /** The last path segment of a request routed by {@link #addWithLastSegment}. */
+  public static String lastSegment(ApiRequest request) {
+    String path = request.path();
+    return path.substring(path.lastIndexOf('/') + 1);
+  }
+
+  /**
    * Runs the request's handler and maps every failure to a status with a message; never throws.
    * Blocking: call it off event loops.
    */
   public ApiResponse serve(ApiRequest request) {
     long start = System.nanoTime();
     ApiResponse response = answer(request);
-    observer.answered(request, routes.containsKey(request.path()) ? request.path() : "unmatched", response,
-        System.nanoTime() - start);
+    observer.answered(request, routeName(request.path()), response, System.nanoTime() - start);
     return response;
   }
 
@@ -103,10 +125,29 @@ public final class Router {
     return ApiResponse.error(500, "internal error (" + e + "); see the node log");
   }
 
+  /** The route's name for metrics: its path, a prefix route's pattern, or "unmatched". */
+  private String routeName(String path) {
+    if (routes.containsKey(path)) {
+      return path;
+    }
+    String prefix = prefixOf(path);
+    return prefix != null && prefixRoutes.containsKey(prefix) ? prefix + "{key}" : "unmatched";
+  }
+
+  /** The part of the path up to its last slash, or null when the last segment is empty. */
+  private static String prefixOf(String path) {
+    int slash = path.lastIndexOf('/');
+    return slash < 0 || slash == path.length() - 1 ? null : path.substring(0, slash + 1);
+  }
+
   /** The handler for a request, or an {@link HttpError} of 404 or 405. */
   public Handler find(String method, String path) {
     String normalized = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     Map<String, Handler> byMethod = routes.get(normalized);
+    if (byMethod == null) {
+      String prefix = prefixOf(path);
+      byMethod = prefix == null ? null : prefixRoutes.get(prefix);
+    }
     if (byMethod == null) {
       throw HttpError.notFound("no API at " + path);
     }

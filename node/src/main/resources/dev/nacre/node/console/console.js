@@ -1,143 +1,35 @@
-// The Nacre console: plain JS against the node's Open API (v1), polled every few seconds.
-// Everything shown comes from these endpoints, so the page works on any member:
-//   GET /nacos/v1/console/namespaces, /nacos/v1/ns/service/list, /nacos/v1/ns/catalog/instances,
-//   /nacos/v1/core/cluster/nodes; PUT /nacos/v1/ns/instance to take an instance offline/online.
+// The Nacre console, part 2 of 3: services, instances and members, polled every few seconds.
+// Everything shown comes from the node's Open API, so the page works on any member:
+//   GET /nacos/v1/console/namespaces, /nacos/v1/ns/catalog/services, /nacos/v2/ns/catalog/instances,
+//   /nacos/v1/core/cluster/nodes; PUT and PATCH /nacos/v1/ns/instance to take an instance
+//   offline/online and to edit its weight and metadata. console-admin.js adds namespaces,
+//   subscribers and clients.
 'use strict';
 
 const POLL_MS = 3000;
 const SERVICES_PER_PAGE = 20;
-/** The API's largest page: service names and a service's instances are read in one page each. */
+/** The API's largest page: a service's instances are read in one page. */
 const MAX_PAGE = 10000;
 const NS = '/nacos/v1/ns';
 
 const state = {
   namespace: 'public',
-  group: 'DEFAULT_GROUP',
+  group: '', // a part of the group name; empty for every group
   search: '',
   page: 1,
   selected: null, // {namespace, group, name} of the service whose instances are shown
+  editing: null, // the instance (as read) whose weight and metadata the edit form holds
 };
 
-const $ = (id) => document.getElementById(id);
-
-/** Builds an element; text goes in as text, never as HTML, so names and metadata cannot inject markup. */
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === 'class') e.className = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
-  }
-  for (const c of children) e.append(c instanceof Node ? c : String(c));
-  return e;
-}
-
-// ---- API ----
-
-/** Nacos' v1 errors read "caused: <message>;": show just the message. */
-function errorMessage(body) {
-  const m = /^caused: ([\s\S]*);\s*$/.exec(body.trim());
-  return (m ? m[1] : body.trim()) || '(empty answer)';
-}
-
-// ---- client authentication (when the node has it on) ----
-
-/** The token of this tab's login; sessionStorage, so it ends with the tab. */
-let token = sessionStorage.getItem('nacre.accessToken');
-
-function showLogin(reason) {
-  $('login').hidden = false;
-  $('login-status').textContent = reason || '';
-  $('signed-in').hidden = true;
-}
-
-async function login(e) {
-  e.preventDefault();
-  token = null;
-  try {
-    const answer = JSON.parse(await call('POST', '/nacos/v1/auth/login',
-      { username: $('login-user').value, password: $('login-password').value }));
-    token = answer.accessToken || null; // none when the node has authentication off
-    if (token) sessionStorage.setItem('nacre.accessToken', token);
-    $('login').hidden = true;
-    $('login-password').value = '';
-    $('signed-in').hidden = false;
-    $('signed-in-user').textContent = answer.username;
-    refreshNow();
-  } catch (err) {
-    $('login-status').textContent = err.message;
-  }
-}
-
-function logout() {
-  token = null;
-  sessionStorage.removeItem('nacre.accessToken');
-  showLogin('signed out');
-  refreshNow();
-}
-
-/** One API call; any failure throws an Error whose message says what was asked and what came back. */
-async function call(method, path, params) {
-  const query = new URLSearchParams(params);
-  if (token) query.set('accessToken', token);
-  const init = { method, cache: 'no-store' };
-  let url = path;
-  if (method === 'GET') {
-    url += '?' + query;
-  } else {
-    init.body = query; // sent as application/x-www-form-urlencoded, which the v1 API reads
-  }
-  let res;
-  try {
-    res = await fetch(url, init);
-  } catch (e) {
-    throw new Error(`${method} ${path}: no answer from ${location.host} (${e.message}); is the node running?`);
-  }
-  const body = await res.text();
-  if (res.status === 403 && /access token|token (invalid|expired)|no longer exists|administrator is set/.test(body)) {
-    showLogin(errorMessage(body)); // authentication is on and this tab has no (valid) token
-  }
-  if (!res.ok) {
-    throw new Error(`${method} ${path} answered ${res.status}: ${errorMessage(body)}`);
-  }
-  return body;
-}
-
-async function getJson(path, params) {
-  const body = await call('GET', path, params);
-  try {
-    return JSON.parse(body);
-  } catch (e) {
-    throw new Error(`GET ${path} did not answer JSON: ${body.slice(0, 200)}`);
-  }
-}
-
-// ---- panels ----
-
-/** A panel's status line: an error (kept until its next successful read) or a note. */
-function status(id, text, isError) {
-  const p = $(id);
-  p.textContent = text || '';
-  p.classList.toggle('error', Boolean(isError));
-}
-
-/**
- * Replaces a table body only when what it shows changed, so that polling does not rebuild rows
- * under the operator's pointer (or a test's click).
- */
-function renderRows(table, data, rowOf, context) {
-  const body = $(table).tBodies[0];
-  const key = JSON.stringify([context, data]);
-  if (body.dataset.key === key) return;
-  body.dataset.key = key;
-  body.replaceChildren(...data.map(rowOf));
-}
+/** The reads of one polling round, each showing its own errors; console-admin.js adds its own. */
+const panels = [];
 
 async function refreshNamespaces() {
   try {
     const answer = await getJson('/nacos/v1/console/namespaces', {});
     const select = $('namespace');
-    const options = (answer.data || []).map((n) => ({ id: n.namespace, label: n.namespaceShowName }));
+    const list = answer.data || [];
+    const options = list.map((n) => ({ id: n.namespace, label: n.namespaceShowName }));
     if (!options.some((o) => o.id === state.namespace)) {
       options.push({ id: state.namespace, label: '(unknown)' }); // keep what the URL asked for visible
     }
@@ -148,6 +40,7 @@ async function refreshNamespaces() {
         el('option', { value: o.id }, o.label === o.id ? o.id : `${o.label} (${o.id})`)));
     }
     select.value = state.namespace;
+    renderNamespaces(list);
     status('namespaces-status', '', false);
   } catch (e) {
     status('namespaces-status', e.message, true);
@@ -155,44 +48,33 @@ async function refreshNamespaces() {
   }
 }
 
-/** Instance, healthy and cluster counts of one service, from its full instance list. */
-function counts(instances) {
-  return {
-    total: instances.count,
-    healthy: instances.list.filter((i) => i.healthy).length,
-    clusters: new Set(instances.list.map((i) => i.clusterName)).size,
-  };
-}
-
-function catalog(service) {
-  return getJson(`${NS}/catalog/instances`, {
-    namespaceId: service.namespace, groupName: service.group, serviceName: service.name,
-    pageNo: 1, pageSize: MAX_PAGE,
-  });
-}
-
 async function refreshServices() {
-  const asked = { namespace: state.namespace, group: state.group, search: state.search.toLowerCase() };
+  const asked = { namespace: state.namespace, group: state.group, search: state.search, page: state.page };
   try {
-    const page = await getJson(`${NS}/service/list`, {
-      namespaceId: asked.namespace, groupName: asked.group, pageNo: 1, pageSize: MAX_PAGE,
+    const answer = await getJson(`${NS}/catalog/services`, {
+      namespaceId: asked.namespace, groupNameParam: asked.group, serviceNameParam: asked.search,
+      pageNo: asked.page, pageSize: SERVICES_PER_PAGE,
     });
-    const names = (page.doms || []).filter((n) => n.toLowerCase().includes(asked.search));
-    const pages = Math.max(1, Math.ceil(names.length / SERVICES_PER_PAGE));
-    state.page = Math.min(state.page, pages);
-    const shown = names.slice((state.page - 1) * SERVICES_PER_PAGE, state.page * SERVICES_PER_PAGE);
-    // A service removed between the two reads shows its error in its row, not for the whole table.
-    const rows = await Promise.all(shown.map((name) => {
-      const service = { namespace: asked.namespace, group: asked.group, name };
-      return catalog(service).then((c) => ({ service, ...counts(c) }), (e) => ({ service, error: e.message }));
-    }));
     if (asked.namespace !== state.namespace || asked.group !== state.group) return; // the operator moved on
+    const pages = Math.max(1, Math.ceil(answer.count / SERVICES_PER_PAGE));
+    if (state.page > pages) { // the list shrank under the page shown
+      state.page = pages;
+      return refreshServices();
+    }
+    const rows = answer.serviceList.map((s) => ({ ...s, namespace: asked.namespace }));
     renderRows('services', rows, serviceRow, state.selected); // the selection moves the highlight
-    $('page-info').textContent = `page ${state.page} of ${pages} (${names.length} services)`;
+    const groups = $('groups');
+    const groupsKey = JSON.stringify(answer.groups);
+    if (groups.dataset.key !== groupsKey) {
+      groups.dataset.key = groupsKey;
+      groups.replaceChildren(...answer.groups.map((g) => el('option', { value: g })));
+    }
+    $('page-info').textContent = `page ${state.page} of ${pages} (${answer.count} services)`;
     $('prev-page').disabled = state.page <= 1;
     $('next-page').disabled = state.page >= pages;
-    status('services-status', names.length === 0
-      ? `No services in group ${asked.group} of namespace ${asked.namespace}${asked.search ? ' matching the search' : ''}.`
+    status('services-status', answer.count === 0
+      ? `No services in namespace ${asked.namespace}${asked.group ? ` in a group matching '${asked.group}'` : ''}`
+        + `${asked.search ? ' matching the search' : ''}.`
       : '', false);
   } catch (e) {
     renderRows('services', [], serviceRow);
@@ -202,20 +84,23 @@ async function refreshServices() {
 }
 
 function serviceRow(row) {
-  const s = row.service;
+  const s = { namespace: row.namespace, group: row.groupName, name: row.name };
   const isSelected = state.selected && state.selected.namespace === s.namespace
     && state.selected.group === s.group && state.selected.name === s.name;
   const open = el('button', { type: 'button', class: 'link', onclick: () => select(s) }, s.name);
-  const cells = row.error
-    ? [el('td', { colspan: 3, class: 'error' }, row.error)]
-    : [el('td', { 'data-field': 'instances' }, row.total), el('td', { 'data-field': 'healthy' }, row.healthy),
-      el('td', { 'data-field': 'clusters' }, row.clusters)];
-  return el('tr', { 'data-service': s.name, class: isSelected ? 'selected' : '' },
-    el('td', {}, open), el('td', {}, s.group), ...cells);
+  const reached = row.triggerFlag === 'true';
+  return el('tr', { 'data-service': s.name, 'data-group': s.group, class: isSelected ? 'selected' : '' },
+    el('td', {}, open), el('td', {}, s.group),
+    el('td', { 'data-field': 'instances' }, row.ipCount),
+    el('td', { 'data-field': 'healthy' }, row.healthyInstanceCount),
+    el('td', { 'data-field': 'clusters' }, row.clusterCount),
+    el('td', { 'data-field': 'protection', class: reached ? 'bad' : '' },
+      `${row.protectThreshold}${reached ? ' (reached)' : ''}`));
 }
 
 function select(service) {
   state.selected = service;
+  closeEditor();
   saveLocation();
   $('instances-panel').hidden = false;
   refreshNow();
@@ -226,10 +111,13 @@ async function refreshInstances() {
   if (!service) return;
   $('instances-service').textContent = `${service.group}@@${service.name} (namespace ${service.namespace})`;
   try {
-    const answer = await catalog(service);
+    const answer = await getData('/nacos/v2/ns/catalog/instances', {
+      namespaceId: service.namespace, groupName: service.group, serviceName: service.name,
+      pageNo: 1, pageSize: MAX_PAGE,
+    });
     if (state.selected !== service) return;
     // The API's order follows its index; rows that keep their place are easier to follow.
-    const list = [...answer.list].sort((a, b) => a.ip.localeCompare(b.ip) || a.port - b.port);
+    const list = [...answer.instances].sort((a, b) => a.ip.localeCompare(b.ip) || a.port - b.port);
     renderRows('instances', list, (i) => instanceRow(service, i), service);
     status('instances-status', list.length === 0 ? 'This service has no instances.' : '', false);
   } catch (e) {
@@ -245,6 +133,7 @@ function instanceRow(service, i) {
   const metadata = Object.entries(i.metadata || {}).map(([k, v]) => el('li', {}, `${k}=${v}`));
   const toggle = el('button', { type: 'button', class: 'toggle-enabled', onclick: (ev) => setEnabled(ev.target, service, i, !i.enabled) },
     i.enabled ? 'Take offline' : 'Bring online');
+  const edit = el('button', { type: 'button', class: 'edit-instance', onclick: () => openEditor(service, i) }, 'Edit');
   return el('tr', { 'data-instance': address, class: i.enabled ? '' : 'offline' },
     el('td', {}, address),
     el('td', { 'data-field': 'cluster' }, i.clusterName),
@@ -252,8 +141,17 @@ function instanceRow(service, i) {
     el('td', { 'data-field': 'enabled' }, String(i.enabled)),
     el('td', { 'data-field': 'weight' }, i.weight),
     el('td', { 'data-field': 'kind' }, i.ephemeral ? 'ephemeral' : 'persistent'),
+    el('td', { 'data-field': 'owner' }, i.ownerNode || '—'),
     el('td', { 'data-field': 'metadata' }, el('ul', { class: 'metadata' }, ...metadata)),
-    el('td', {}, toggle));
+    el('td', { class: 'actions' }, toggle, edit));
+}
+
+/** The parameters that name an instance in the v1 instance calls. */
+function instanceParams(service, i) {
+  return {
+    namespaceId: service.namespace, groupName: service.group, serviceName: service.name,
+    clusterName: i.clusterName, ip: i.ip, port: i.port, ephemeral: i.ephemeral,
+  };
 }
 
 /**
@@ -263,10 +161,7 @@ function instanceRow(service, i) {
  * with its health.
  */
 async function setEnabled(button, service, i, enabled) {
-  const params = {
-    namespaceId: service.namespace, groupName: service.group, serviceName: service.name,
-    clusterName: i.clusterName, ip: i.ip, port: i.port, ephemeral: i.ephemeral, weight: i.weight, enabled,
-  };
+  const params = { ...instanceParams(service, i), weight: i.weight, enabled };
   if (!i.ephemeral) {
     params.metadata = JSON.stringify(i.metadata || {});
     params.healthy = i.healthy;
@@ -279,20 +174,68 @@ async function setEnabled(button, service, i, enabled) {
   } catch (e) {
     showActionError(`Could not take ${i.ip}:${i.port} ${enabled ? 'online' : 'offline'}: ${e.message}`);
   } finally {
-    $('instances').tBodies[0].dataset.key = ''; // re-render: the button's text and state come back from the API
+    forgetRows('instances'); // re-render: the button's text and state come back from the API
     refreshNow();
   }
 }
 
-function showActionError(text) {
-  $('action-error-text').textContent = text;
-  $('action-error').hidden = false;
+// ---- editing an instance's weight and metadata ----
+
+function openEditor(service, i) {
+  state.editing = { service, instance: i };
+  $('edit-address').textContent = `${i.ip}:${i.port} (${i.clusterName}, ${i.ephemeral ? 'ephemeral' : 'persistent'})`;
+  $('edit-weight').value = i.weight;
+  $('edit-metadata').value = JSON.stringify(i.metadata || {}, null, 1);
+  $('edit-status').textContent = '';
+  $('edit-instance').hidden = false;
+  $('edit-weight').focus();
 }
 
-function hideActionError() {
-  $('action-error').hidden = true;
-  $('action-error-text').textContent = '';
+function closeEditor() {
+  state.editing = null;
+  $('edit-instance').hidden = true;
 }
+
+/**
+ * A patch of weight and metadata only: enabled and health stay as they are. On an ephemeral
+ * instance it is an operator override, kept when its client registers again.
+ */
+async function saveEditor(e) {
+  e.preventDefault();
+  const editing = state.editing;
+  if (!editing) return;
+  const weight = Number($('edit-weight').value);
+  if ($('edit-weight').value.trim() === '' || !Number.isFinite(weight) || weight < 0) {
+    $('edit-status').textContent = 'The weight is a number, 0 or more (Nacos allows up to 10000).';
+    return;
+  }
+  let metadata;
+  try {
+    metadata = JSON.parse($('edit-metadata').value.trim() || '{}');
+  } catch (err) {
+    $('edit-status').textContent = `The metadata is not JSON (${err.message}); write an object such as {"zone":"a"}.`;
+    return;
+  }
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) {
+    $('edit-status').textContent = 'The metadata is a JSON object of names to values, such as {"zone":"a"}.';
+    return;
+  }
+  $('edit-save').disabled = true;
+  try {
+    await call('PATCH', `${NS}/instance`, {
+      ...instanceParams(editing.service, editing.instance), weight, metadata: JSON.stringify(metadata),
+    });
+    hideActionError();
+    closeEditor();
+  } catch (err) {
+    $('edit-status').textContent = err.message;
+  } finally {
+    $('edit-save').disabled = false;
+    refreshNow();
+  }
+}
+
+// ---- members ----
 
 async function refreshMembers() {
   try {
@@ -307,16 +250,22 @@ async function refreshMembers() {
 }
 
 function memberRow(m) {
-  const raft = (m.extendInfo && m.extendInfo.raftMetaData) || {};
+  const extend = m.extendInfo || {};
+  const raft = extend.raftMetaData || {};
   const stalled = raft.applyStalledMs;
-  return el('tr', { 'data-member': m.address, class: m.address === location.host ? 'self' : '' },
-    el('td', {}, m.address + (m.address === location.host ? ' (this node)' : '')),
+  const self = m.address === location.host;
+  return el('tr', { 'data-member': m.address, class: self ? 'self' : '' },
+    el('td', {}, m.address + (self ? ' (this node)' : '')),
     el('td', { 'data-field': 'state', class: m.state === 'UP' ? 'ok' : 'bad' }, m.state),
     el('td', { 'data-field': 'role' }, raft.role || '—'),
     el('td', { 'data-field': 'term' }, raft.term ?? '—'),
+    el('td', { 'data-field': 'commit-index' }, raft.commitIndex ?? '—'),
     el('td', { 'data-field': 'leader' }, raft.leader || 'none'),
     el('td', { 'data-field': 'apply-stall', class: stalled > 0 ? 'bad' : '' },
-      stalled === undefined ? '—' : stalled > 0 ? `${stalled} ms behind` : 'none'));
+      stalled === undefined ? '—' : stalled > 0 ? `${stalled} ms behind` : 'none'),
+    el('td', { 'data-field': 'distro-queue' }, extend.distroPendingKeys ?? '—'),
+    el('td', { 'data-field': 'last-sync' }, extend.distroLastSyncTime === undefined ? '—'
+      : new Date(extend.distroLastSyncTime).toLocaleTimeString()));
 }
 
 // ---- polling and controls ----
@@ -327,10 +276,10 @@ let readAgain = false;
 
 /** One round of reads; each panel shows its own errors, so one failing endpoint hides nothing else. */
 async function refresh() {
-  const results = await Promise.allSettled([refreshNamespaces(), refreshServices(), refreshInstances(), refreshMembers()]);
+  const results = await Promise.allSettled(panels.map((read) => read()));
   const failed = results.filter((r) => r.status === 'rejected').length;
   const time = new Date().toLocaleTimeString();
-  $('updated').textContent = failed ? `updated ${time}, ${failed} of 4 reads failed` : `updated ${time}`;
+  $('updated').textContent = failed ? `updated ${time}, ${failed} of ${panels.length} reads failed` : `updated ${time}`;
   $('updated').classList.toggle('error', failed > 0);
 }
 
@@ -357,16 +306,19 @@ async function refreshNow() {
 
 function saveLocation() {
   const p = new URLSearchParams({ namespace: state.namespace, group: state.group });
-  if (state.selected) p.set('service', state.selected.name);
+  if (state.selected) {
+    p.set('service', state.selected.name);
+    p.set('serviceGroup', state.selected.group);
+  }
   history.replaceState(null, '', '#' + p);
 }
 
 function loadLocation() {
   const p = new URLSearchParams(location.hash.slice(1));
   state.namespace = p.get('namespace') || state.namespace;
-  state.group = p.get('group') || state.group;
+  state.group = p.get('group') ?? state.group;
   if (p.get('service')) {
-    state.selected = { namespace: state.namespace, group: state.group, name: p.get('service') };
+    state.selected = { namespace: state.namespace, group: p.get('serviceGroup') || 'DEFAULT_GROUP', name: p.get('service') };
     $('instances-panel').hidden = false;
   }
   $('group').value = state.group;
@@ -374,15 +326,17 @@ function loadLocation() {
 
 function filtersChanged() {
   const namespace = $('namespace').value || state.namespace;
-  const group = $('group').value.trim() || 'DEFAULT_GROUP';
-  if (namespace !== state.namespace || group !== state.group) {
+  const group = $('group').value.trim();
+  const search = $('search').value.trim();
+  if (namespace !== state.namespace) {
     state.selected = null;
+    closeEditor();
     $('instances-panel').hidden = true;
-    state.page = 1;
   }
+  if (namespace !== state.namespace || group !== state.group || search !== state.search) state.page = 1;
   state.namespace = namespace;
   state.group = group;
-  state.search = $('search').value.trim();
+  state.search = search;
   saveLocation();
   refreshNow();
 }
@@ -392,6 +346,8 @@ function debounced() {
   clearTimeout(typing);
   typing = setTimeout(filtersChanged, 300);
 }
+
+panels.push(refreshNamespaces, refreshServices, refreshInstances, refreshMembers);
 
 document.addEventListener('DOMContentLoaded', () => {
   $('served-by').textContent = `served by ${location.host}`;
@@ -403,6 +359,8 @@ document.addEventListener('DOMContentLoaded', () => {
   $('prev-page').addEventListener('click', () => { state.page -= 1; refreshNow(); });
   $('next-page').addEventListener('click', () => { state.page += 1; refreshNow(); });
   $('action-error-dismiss').addEventListener('click', hideActionError);
+  $('edit-instance').addEventListener('submit', saveEditor);
+  $('edit-cancel').addEventListener('click', closeEditor);
   $('login').addEventListener('submit', login);
   $('logout').addEventListener('click', logout);
   refreshNow();

@@ -36,6 +36,31 @@ class HttpAccessRulesTest {
   }
 
   @Test
+  void consoleReadsOfV2NeedReadAccessAndClientViewsAndSwitchChangesTheAdministrator() {
+    assertThat(need("GET", "/nacos/v2/ns/catalog/instances")).contains(Need.READ);
+    assertThat(need("GET", "/nacos/v2/ns/client/service/subscriber/list")).contains(Need.READ);
+    assertThat(need("GET", "/nacos/v2/ns/client/service/publisher/list")).contains(Need.READ);
+    // What a client registered and subscribed spans namespaces.
+    assertThat(need("GET", "/nacos/v2/ns/client/list")).contains(Need.ADMIN);
+    assertThat(need("GET", "/nacos/v2/ns/client")).contains(Need.ADMIN);
+    assertThat(need("GET", "/nacos/v2/ns/client/subscribe/list")).contains(Need.ADMIN);
+    assertThat(need("GET", "/nacos/v2/ns/instance/statuses/dev##g@@orders")).contains(Need.READ);
+    assertThat(need("PUT", "/nacos/v2/ns/operator/switches")).contains(Need.ADMIN);
+  }
+
+  @Test
+  void aStatusesKeyNamesTheNamespaceItReads() {
+    assertThat(HttpAccessRules.namespaceOf(request("/nacos/v2/ns/instance/statuses/dev##g@@orders"))).isEqualTo("dev");
+    assertThat(HttpAccessRules.namespaceOf(request("/nacos/v2/ns/instance/statuses/g@@orders"))).isEmpty();
+    assertThat(HttpAccessRules.namespaceOf(new dev.nacre.node.http.ApiRequest("GET", "/nacos/v2/ns/client/list",
+        java.util.Map.of("namespaceId", java.util.List.of("prod")), "", Optional.empty()))).isEqualTo("prod");
+  }
+
+  private static dev.nacre.node.http.ApiRequest request(String path) {
+    return new dev.nacre.node.http.ApiRequest("GET", path, java.util.Map.of(), "", Optional.empty());
+  }
+
+  @Test
   void aPathTheRouterReadsAsAnotherRouteNeedsWhatThatRouteNeeds() {
     // The router drops one trailing slash: the rules must read the same route.
     assertThat(need("POST", "/nacos/v1/ns/instance/")).contains(Need.WRITE);

@@ -4,6 +4,7 @@ import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServiceView;
 import dev.nacre.node.api.InstanceWrites;
 import dev.nacre.node.api.Json;
@@ -13,6 +14,7 @@ import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.Router;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -23,8 +25,11 @@ import java.util.function.Consumer;
  */
 public final class V2InstanceApi {
   static final String BASE = "/nacos/v2/ns/instance";
+  /** Separates the namespace from the service in a {@code /statuses/{key}}. */
+  static final String NAMESPACE_SEPARATOR = "##";
 
   private final NamingOperations naming;
+  private final Json json;
   private final InstanceWrites writes;
   private final RequestReader reader;
   private final V2Answers answers;
@@ -32,6 +37,7 @@ public final class V2InstanceApi {
 
   public V2InstanceApi(NamingOperations naming, Json json, InstanceWrites writes) {
     this.naming = naming;
+    this.json = json;
     this.writes = writes;
     this.reader = writes.reader();
     this.answers = new V2Answers(json);
@@ -48,7 +54,34 @@ public final class V2InstanceApi {
         .add("GET", BASE + "/list", answers.wrap(this::list))
         .add("PUT", BASE + "/beat", answers.wrap(this::beat))
         .add("PUT", BASE + "/metadata/batch", answers.wrap(r -> answers.ok(metadataBatch.update(r))))
-        .add("DELETE", BASE + "/metadata/batch", answers.wrap(r -> answers.ok(metadataBatch.delete(r))));
+        .add("DELETE", BASE + "/metadata/batch", answers.wrap(r -> answers.ok(metadataBatch.delete(r))))
+        .addWithLastSegment("GET", BASE + "/statuses/", answers.wrap(this::statuses));
+  }
+
+  /**
+   * {@code GET /statuses/{key}}, key {@code [namespace##][group@@]name}: every instance of the
+   * service as {@code ip:port_healthy}, offline ones included; Nacos answers it without the wrapper.
+   */
+  private ApiResponse statuses(ApiRequest r) {
+    String key = Router.lastSegment(r);
+    int sep = key.indexOf(NAMESPACE_SEPARATOR);
+    String namespace = sep < 0 ? ServiceKey.DEFAULT_NAMESPACE : key.substring(0, sep);
+    String serviceName = sep < 0 ? key : key.substring(sep + NAMESPACE_SEPARATOR.length());
+    if (namespace.isEmpty() || serviceName.isEmpty()) {
+      throw new V2Error(400, V2Code.PARAMETER_VALIDATE_ERROR, "the key '" + key
+          + "' must be [namespace##][group@@]serviceName with no empty part, e.g. public##DEFAULT_GROUP@@orders");
+    }
+    ServiceKey service = reader.service(V2Params.withParam(r, "namespaceId", namespace), serviceName);
+    List<Instance> instances;
+    try {
+      naming.getService(service);
+      instances = naming.allInstances(service);
+    } catch (NamingException e) {
+      throw V2Error.notFoundAs(e, 400, V2Code.SERVICE_NOT_EXIST);
+    }
+    List<String> ips = instances.stream()
+        .map(i -> i.key().ip() + ":" + i.key().port() + "_" + i.healthy()).toList();
+    return json.response(Map.of("ips", ips));
   }
 
   /** Checks the instance form, then writes as v1 does. */

@@ -22,6 +22,8 @@ import java.util.Set;
 public final class V2OperatorApi {
   static final String OPERATOR = "/nacos/v2/ns/operator";
   static final String NODES = "/nacos/v2/core/cluster/node";
+  /** The switch domain's own name, listed among the switches but no switch. */
+  static final String SWITCH_DOMAIN_NAME = "name";
   /** Nacos' member states. */
   static final Set<String> STATES = Set.of("STARTING", "UP", "SUSPICIOUS", "DOWN", "ISOLATION");
 
@@ -45,10 +47,34 @@ public final class V2OperatorApi {
   public void register(Router router) {
     router
         .add("GET", OPERATOR + "/switches", answers.wrap(r -> answers.ok(switches)))
+        .add("PUT", OPERATOR + "/switches", answers.wrap(this::updateSwitch))
         .add("GET", OPERATOR + "/metrics", answers.wrap(this::metrics))
         .add("GET", NODES + "/list", answers.wrap(this::nodes))
         .add("GET", NODES + "/self", answers.wrap(r -> answers.ok(Views.member(self()))))
         .add("GET", NODES + "/self/health", answers.wrap(r -> answers.ok(self().state())));
+  }
+
+  /**
+   * Nacos' switch update ({@code entry}, {@code value}, {@code debug}). Nacre's switches follow its
+   * configuration, read at start, so an update to the value a switch already has succeeds and any
+   * other is refused (400) with the way to change it; Nacos answers an unknown entry with 500.
+   */
+  private ApiResponse updateSwitch(ApiRequest r) {
+    V2Params.require(r, "entry", "String");
+    V2Params.require(r, "value", "String");
+    String entry = r.param("entry").orElseThrow();
+    String value = r.param("value").orElseThrow();
+    Object current = switches.get(entry);
+    if (current == null || entry.equals(SWITCH_DOMAIN_NAME)) {
+      throw new V2Error(400, V2Code.PARAMETER_VALIDATE_ERROR, "unknown switch '" + entry + "'; Nacre has "
+          + switches.keySet().stream().filter(k -> !k.equals(SWITCH_DOMAIN_NAME)).toList());
+    }
+    if (!String.valueOf(current).equalsIgnoreCase(value)) {
+      throw new V2Error(400, V2Code.PARAMETER_VALIDATE_ERROR, "switch '" + entry + "' is " + current
+          + " on this node and cannot change while it runs: Nacre takes it from its configuration at start"
+          + " (conf/nacre.properties, see conf/nacre.properties.example); nothing was changed");
+    }
+    return answers.ok("ok");
   }
 
   /** As Nacos: only the status unless {@code onlyStatus=false}. */

@@ -52,6 +52,13 @@ final class V2Params {
     }
   }
 
+  /** The request with one parameter set (for readers that take their inputs from a request). */
+  static ApiRequest withParam(ApiRequest r, String name, String value) {
+    java.util.Map<String, java.util.List<String>> params = new java.util.HashMap<>(r.params());
+    params.put(name, java.util.List.of(value));
+    return new ApiRequest(r.method(), r.path(), params, r.body(), r.source());
+  }
+
   /** The instance, empty when the registry has none with this key. */
   static Optional<Instance> find(NamingOperations naming, InstanceKey key) {
     try {

@@ -13,6 +13,7 @@ import dev.nacre.node.api.RequestReader;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.Router;
+import dev.nacre.node.selector.ServiceListSelector;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,9 +117,14 @@ public final class V2ServiceApi {
   private ApiResponse list(ApiRequest r) {
     int pageNo = r.intParam("pageNo").orElse(1);
     int pageSize = Math.min(MAX_PAGE_SIZE, r.intParam("pageSize").orElse(20));
-    ServicePage page = naming.listServices(
-        r.param("namespaceId", ServiceKey.DEFAULT_NAMESPACE), r.param("groupName", ServiceKey.DEFAULT_GROUP),
-        pageNo, pageSize);
+    ServiceListSelector selector;
+    try {
+      selector = ServiceListSelector.parse(r.param("selector", ""));
+    } catch (NamingException e) {
+      throw new V2Error(400, V2Code.SELECTOR_ERROR, e.getMessage());
+    }
+    ServicePage page = selector.page(naming, r.param("namespaceId", ServiceKey.DEFAULT_NAMESPACE),
+            r.param("groupName", ServiceKey.DEFAULT_GROUP), pageNo, pageSize);
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("count", page.count());
     m.put("services", page.names());
