@@ -36,6 +36,7 @@ final class DistroCore {
   private long nextRequestId = 1;
   private long snapshotsLoaded;
   private long repairs;
+  private long pulls;
   private boolean readySeen;
 
   /**
@@ -254,7 +255,7 @@ final class DistroCore {
       traffic.put(peer, p.traffic());
     });
     return new DistroStatus(selfId, load.isReady(), store.size(), store.liveCount(),
-        store.liveCountOf(selfId), pending, resyncs, verifier.pullsInProgress(), traffic, snapshotsLoaded, repairs);
+        store.liveCountOf(selfId), pending, resyncs, verifier.pullsInProgress(), traffic, snapshotsLoaded, repairs, pulls);
   }
 
   long lastIssuedRevision() {
@@ -298,6 +299,7 @@ final class DistroCore {
   }
 
   private void pull(String owner, long now) {
+    pulls++;
     long id = nextRequestId++;
     verifier.pullStarted(owner, id, now);
     out.add(new DistroEffect.RequestSnapshot(owner, id,

@@ -17,6 +17,7 @@ import java.util.Map;
  * @param snapshotsLoaded initial loads applied (a full snapshot from a peer at start)
  * @param repairs verify repairs applied (an owner's set of records replaced after a digest
  *     mismatch)
+ * @param pulls owners' record sets asked for since start (digest differed, or owner silent)
  */
 public record DistroStatus(
     String selfId,
@@ -29,7 +30,8 @@ public record DistroStatus(
     int pullsInProgress,
     Map<String, PeerTraffic> trafficByPeer,
     long snapshotsLoaded,
-    long repairs) {
+    long repairs,
+    long pulls) {
   public DistroStatus {
     pendingKeysByPeer = Map.copyOf(pendingKeysByPeer);
     resyncsByPeer = Map.copyOf(resyncsByPeer);

@@ -164,6 +164,8 @@ public final class NodeMetrics implements AutoCloseable {
         () -> status.get().snapshotsLoaded());
     counter(replicator, "nacre.distro.repairs",
         "verify repairs applied: an owner's records replaced after its digest differed", () -> status.get().repairs());
+    counter(replicator, "nacre.distro.pulls",
+        "owners' record sets asked for by verify (digest differed, or owner silent)", () -> status.get().pulls());
     for (String peer : peers) {
       gauge("nacre.distro.pending.keys", "keys waiting to be sent to the peer",
           () -> status.get().pendingKeysByPeer().getOrDefault(peer, 0), "peer", peer);
