@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
     description = "Looks at and changes a running Nacre cluster through any of its nodes.",
     subcommands = {AdminCli.Status.class, AdminCli.Services.class, AdminCli.Instances.class,
         AdminCli.Offline.class, AdminCli.Online.class, AdminCli.LogLevel.class, AdminCli.Snapshot.class,
-        AdminCli.Leader.class})
+        AdminCli.Leader.class, MembersCommand.class})
 public final class AdminCli {
   private static final String NS = "/nacos/v1/ns";
   /** Services fetched per page; a namespace holds at most 100,000 (nacre.naming.max-services-per-namespace). */
@@ -64,11 +64,17 @@ public final class AdminCli {
 
     /** The top command, whose options ({@code --server}, {@code --json}) every subcommand inherits. */
     AdminCli cli() {
-      return parentCommand instanceof Leader leader ? leader.parent : (AdminCli) parentCommand;
+      return parentCommand instanceof Leader leader ? leader.parent
+          : parentCommand instanceof MembersCommand members ? members.parent : (AdminCli) parentCommand;
     }
 
     AdminHttp http() {
       return new AdminHttp(cli().server);
+    }
+
+    /** For a call that may take longer than most (the default is AdminHttp's). */
+    AdminHttp http(java.time.Duration timeout) {
+      return new AdminHttp(cli().server, timeout);
     }
 
     PrintWriter out() {

@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
 final class AdminHttp {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
   private final String server;
+  private final Duration timeout;
   private final HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
   private final ObjectMapper mapper = new ObjectMapper();
 
@@ -33,7 +34,13 @@ final class AdminHttp {
   }
 
   AdminHttp(String server) {
+    this(server, TIMEOUT);
+  }
+
+  /** @param timeout how long one call may take before it fails */
+  AdminHttp(String server, Duration timeout) {
     this.server = server;
+    this.timeout = timeout;
   }
 
   /** The body of a successful answer, as text. */
@@ -43,7 +50,7 @@ final class AdminHttp {
         .map(e -> encode(e.getKey()) + "=" + encode(e.getValue()))
         .collect(Collectors.joining("&"));
     URI uri = URI.create("http://" + server + path + (query.isEmpty() ? "" : "?" + query));
-    HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT)
+    HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout)
         .method(method, HttpRequest.BodyPublishers.noBody()).build();
     HttpResponse<String> response;
     try {

@@ -44,6 +44,28 @@ public final class MemberTable {
     }
   }
 
+  /** A member added to the cluster: DOWN until it answers a ping, like every member at start. */
+  public synchronized void add(String address) {
+    members.putIfAbsent(address, new Member(address, MemberState.DOWN, failuresToDown, false, "", "", 0, 0, 0));
+  }
+
+  /** A member removed from the cluster: no longer pinged, no longer counted for ownership. */
+  public void remove(String address) {
+    List<String> before;
+    List<String> after;
+    synchronized (this) {
+      if (address.equals(self) || !members.containsKey(address)) {
+        return;
+      }
+      before = ownershipMembers();
+      members.remove(address);
+      after = ownershipMembers();
+    }
+    if (!before.equals(after)) {
+      upListeners.forEach(l -> l.accept(after));
+    }
+  }
+
   /** Called with the new sorted list of members counted for ownership whenever it changes. */
   public void onOwnershipMembersChanged(Consumer<List<String>> listener) {
     upListeners.add(listener);
