@@ -118,10 +118,12 @@ set_members() {
 case $cmd in
   start)
     n=${arg:-3}
+    # Started again: the count is the folder's (it grows with add-node).
+    if [ -z "$arg" ] && [ -f "$dir/cluster.env" ]; then n=$(sed -n 's/^NODES=//p' "$dir/cluster.env"); fi
     [[ $n =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] || { echo "start takes a node count, e.g. 3" >&2; exit 2; }
     if [ -f "$dir/cluster.env" ]; then
       load_env
-      [ "$n" = "$NODES" ] && [ "$base" = "$BASE_PORT" ] || { echo "$dir holds a $NODES-node cluster on base port $BASE_PORT; use another --dir" >&2; exit 1; }
+      [ "$n" = "$NODES" ] && [ "$base" = "$BASE_PORT" ] || { echo "$dir holds a $NODES-node cluster on base port $BASE_PORT (start it with 'start --dir $dir --base-port $BASE_PORT'); use another --dir for a new one" >&2; exit 1; }
     else
       NODES=$n; BASE_PORT=$base
       printf 'NODES=%s\nBASE_PORT=%s\n' "$NODES" "$BASE_PORT" > "$dir/cluster.env"
