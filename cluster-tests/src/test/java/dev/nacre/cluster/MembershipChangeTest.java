@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(300)
 class MembershipChangeTest {
-  private static final String MEMBERS = "/nacre/v1/cluster/members";
+  private static final String MEMBERS = MemberChanges.MEMBERS;
   /** Longest time without an acknowledged CP write: an election or two on a busy 2-core box. */
   private static final Duration MAX_CP_GAP = Duration.ofSeconds(10);
 
@@ -81,14 +81,8 @@ class MembershipChangeTest {
   }
 
   private static void addMember(LocalCluster c, int node, Set<Integer> live) throws InterruptedException {
-    List<Integer> members = new ArrayList<>(live);
-    members.add(node);
-    c.setMembers(node, members);
     // The new member starts while it is added, as cluster.sh add-node does it.
-    Thread starter = new Thread(() -> c.startNode(node), "start-new-member-" + node);
-    starter.start();
-    Http.Response r = c.http(live.iterator().next()).post(MEMBERS, Map.of("member", c.address(node)));
-    starter.join(Duration.ofSeconds(60).toMillis());
+    Http.Response r = MemberChanges.add(c, node, live, live.iterator().next());
     assertThat(r.status()).as("add %s: %s\n%s", c.address(node), r.body(), c.describe()).isEqualTo(200);
     live.add(node);
     c.awaitSettled();
@@ -96,13 +90,9 @@ class MembershipChangeTest {
 
   private static void removeMember(LocalCluster c, int node, Set<Integer> live) {
     live.remove(node);
-    int asked = live.iterator().next();
-    Http.Response r = c.http(asked).delete(MEMBERS, Map.of("member", c.address(node)));
-    assertThat(r.status()).as("remove %s: %s\n%s", c.address(node), r.body(), c.describe()).isEqualTo(200);
     // It learns of its removal through its Raft log, and from then on refuses clients.
-    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(c.node(node).readiness().notReadyReason())
-        .as("removed node %d\n%s", node, c.describe()).hasValueSatisfying(why -> assertThat(why).contains("removed")));
-    c.stopNode(node);
+    Http.Response r = MemberChanges.remove(c, node, live.iterator().next());
+    assertThat(r.status()).as("remove %s: %s\n%s", c.address(node), r.body(), c.describe()).isEqualTo(200);
     c.awaitSettled();
   }
 

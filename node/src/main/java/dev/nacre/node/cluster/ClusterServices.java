@@ -62,6 +62,7 @@ public final class ClusterServices implements AutoCloseable {
   private final PeerAuth auth;
   private volatile PeerServer server; // read by the metrics scrape
   private Pinger pinger;
+  private volatile LeaderLossWatch leaderLoss;
   private AutoCloseable reconciler;
 
   private final Optional<LinkFilter> linkFilter;
@@ -154,7 +155,8 @@ public final class ClusterServices implements AutoCloseable {
     // add or remove, learnt through the log) or as the log recovered it at start.
     long period = config.cluster().pingPeriod().toMillis();
     scheduler.scheduleWithFixedDelay(() -> followRaftMembers(raftMembers), 0, period, TimeUnit.MILLISECONDS);
-    new LeaderLossWatch(members, channels, raft, raftPeerIdOf, scheduler).start();
+    leaderLoss = new LeaderLossWatch(members, channels, raft, raftPeerIdOf, scheduler);
+    leaderLoss.start();
     replicator().start();
     reconciler = replication.startReconciling(scheduler, RECONCILE_PERIOD);
     // As long as the replicator itself may take: a snapshot asked for just before its load timeout
@@ -240,6 +242,10 @@ public final class ClusterServices implements AutoCloseable {
     log.info("[{}] members are now {} (added {}, removed {})", config.address(), change.members(), change.added(),
         change.removed());
     change.added().forEach(members::add);
+    LeaderLossWatch watch = leaderLoss;
+    if (watch != null) {
+      change.added().forEach(watch::watch);
+    }
     for (String gone : change.removed()) {
       members.remove(gone);
       replicator().memberDown(gone); // its records move to the members that stay, after the grace period
