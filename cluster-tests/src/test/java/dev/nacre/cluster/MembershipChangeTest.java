@@ -80,6 +80,32 @@ class MembershipChangeTest {
     }
   }
 
+  /**
+   * A member removed while it was down never sees the configuration without it; started again on
+   * its data, it learns of its removal from the others refusing its pings, and serves nothing.
+   */
+  @Test
+  void aMemberRemovedWhileDownLearnsItFromTheOthers() {
+    try (LocalCluster c = LocalCluster.startGrowable(dir, 4, 4, Map.of())) {
+      await().atMost(Duration.ofSeconds(20)).until(() -> c.leader() >= 0);
+      int down = c.leader() == 3 ? 0 : 3;
+      List<Integer> stay = IntStream.range(0, 4).filter(i -> i != down).boxed().toList();
+      c.stopNode(down);
+      Http.Response r = c.http(stay.get(0)).delete(MEMBERS, Map.of("member", c.address(down)));
+      assertThat(r.status()).as("remove %s: %s\n%s", c.address(down), r.body(), c.describe()).isEqualTo(200);
+      c.awaitSettled();
+
+      c.startNode(down);
+      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(c.node(down).readiness().notReadyReason())
+          .as("node %d, removed while down\n%s", down, c.describe())
+          .hasValueSatisfying(why -> assertThat(why).contains("refuses this node")));
+      Http.Response refused = c.http(down).get(NS + "/instance/list", Map.of("serviceName", "any"));
+      assertThat(refused.status()).isEqualTo(503);
+      assertThat(refused.body()).contains("removed from the cluster");
+      assertMembers(c, new java.util.TreeSet<>(stay), 3);
+    }
+  }
+
   private static void addMember(LocalCluster c, int node, Set<Integer> live) throws InterruptedException {
     // The new member starts while it is added, as cluster.sh add-node does it.
     Http.Response r = MemberChanges.add(c, node, live, live.iterator().next());

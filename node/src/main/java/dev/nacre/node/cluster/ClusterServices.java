@@ -63,6 +63,8 @@ public final class ClusterServices implements AutoCloseable {
   private volatile PeerServer server; // read by the metrics scrape
   private Pinger pinger;
   private volatile LeaderLossWatch leaderLoss;
+  /** Set once this node has learnt that it is no longer a member. */
+  private volatile boolean removed;
   private AutoCloseable reconciler;
 
   private final Optional<LinkFilter> linkFilter;
@@ -154,7 +156,10 @@ public final class ClusterServices implements AutoCloseable {
     // The Raft configuration is the member list of record: follow it as it changes (an operator's
     // add or remove, learnt through the log) or as the log recovered it at start.
     long period = config.cluster().pingPeriod().toMillis();
-    scheduler.scheduleWithFixedDelay(() -> followRaftMembers(raftMembers), 0, period, TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(() -> {
+      followRaftMembers(raftMembers);
+      leaveIfEveryOtherRefuses();
+    }, 0, period, TimeUnit.MILLISECONDS);
     leaderLoss = new LeaderLossWatch(members, channels, raft, raftPeerIdOf, scheduler);
     leaderLoss.start();
     replicator().start();
@@ -189,6 +194,31 @@ public final class ClusterServices implements AutoCloseable {
     }
     log.info("[{}] cluster member ready (distro {}); members up: {}", config.address(), readiness.distro(),
         members.ownershipMembers());
+  }
+
+  /**
+   * A member removed while it was down never sees the configuration without it; it learns it from
+   * the others, which all refuse its pings. Ten rounds in a row: far longer than the others take to
+   * follow a configuration that adds a member.
+   */
+  private static final int REFUSED_ROUNDS_TO_LEAVE = 10;
+
+  private void leaveIfEveryOtherRefuses() {
+    if (memberList.listedAt() >= 0 && memberList.includesSelf() && members.refusedByEveryOther(REFUSED_ROUNDS_TO_LEAVE)) {
+      markRemoved("every other member refuses this node's calls as a non-member's: it was removed from the cluster"
+          + " (while it was down, it seems); members it knew: " + memberList.current());
+    }
+  }
+
+  private void markRemoved(String why) {
+    Readiness r = readiness;
+    if (r != null && !removed) {
+      removed = true;
+      String advice = why + ". It serves nothing. To bring it back, stop it, delete its data folder and add it"
+          + " again ('nacre members add " + config.address() + "' against a member, or scripts/cluster.sh add-node)";
+      log.error("[{}] {}", config.address(), advice);
+      r.removed(advice);
+    }
   }
 
   /** Takes the member list from the Raft configuration, once the Raft member runs. */
@@ -252,14 +282,7 @@ public final class ClusterServices implements AutoCloseable {
     }
     followMembership(List.of());
     if (!change.members().contains(config.address())) {
-      String why = "this node was removed from the cluster; members now: " + change.members()
-          + ". It serves nothing. To bring it back, stop it, delete its data folder and add it again"
-          + " ('nacre members add " + config.address() + "' against a member, or scripts/cluster.sh add-node)";
-      log.error("[{}] {}", config.address(), why);
-      Readiness r = readiness;
-      if (r != null) {
-        r.removed(why);
-      }
+      markRemoved("this node was removed from the cluster; members now: " + change.members());
     }
   }
 

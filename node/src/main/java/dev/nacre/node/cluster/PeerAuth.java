@@ -41,6 +41,8 @@ import javax.net.ssl.SSLSession;
  * with an operator's certificates, the host) its certificate was issued for.
  */
 public final class PeerAuth {
+  /** What a refusal of a non-member says; a member that reads it in answers to its pings was removed. */
+  static final String NOT_A_MEMBER = "the caller is not a member of this cluster";
   static final Metadata.Key<String> MEMBER = Metadata.Key.of("nacre-member", Metadata.ASCII_STRING_MARSHALLER);
 
   private final String self;
@@ -137,8 +139,8 @@ public final class PeerAuth {
         String named = headers.get(MEMBER);
         Optional<X509Certificate> certificate = peerCertificate(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION));
         if (named == null || certificate.isEmpty() || !isMember.test(named) || !names(certificate.get(), named)) {
-          call.close(Status.UNAUTHENTICATED.withDescription("peer call refused: the caller is not a member of this"
-              + " cluster (its certificate is for " + certificate.map(c -> c.getSubjectX500Principal().getName())
+          call.close(Status.UNAUTHENTICATED.withDescription("peer call refused: " + NOT_A_MEMBER
+              + " (its certificate is for " + certificate.map(c -> c.getSubjectX500Principal().getName())
                   .orElse("nobody") + ", its header names " + named
               + "); members share nacre.cluster.secret and are listed in nacre.members, or were added with"
               + " 'nacre members add' (a removed member stays out)"), new Metadata());
