@@ -228,6 +228,7 @@ public final class ClusterServices implements AutoCloseable {
         long before = memberList.listedAt();
         memberList.follow(m.logIndex(), MemberList.membersOf(m.peers()));
         if (memberList.listedAt() > before) {
+          members.forgetRefusals(); // only refusals of the configuration that lists this node count
           writeListedAt(memberList.listedAt());
         }
       });

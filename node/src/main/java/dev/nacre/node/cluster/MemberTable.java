@@ -73,6 +73,14 @@ public final class MemberTable {
     upListeners.add(listener);
   }
 
+  /**
+   * Forgets the refusals so far: this node has just seen itself listed in a newer configuration,
+   * which the others may not have followed yet (a member being added is refused until then).
+   */
+  public synchronized void forgetRefusals() {
+    refusalsInARow.clear();
+  }
+
   /** {@code address} refused a ping: to it, this node is not a member (see {@link #refusedByEveryOther}). */
   public synchronized void pingRefusedAsNonMember(String address) {
     refusalsInARow.merge(address, 1, Integer::sum);
