@@ -7,13 +7,15 @@
 #   scripts/cluster.sh kill I [--dir D]                   kill -9 node I (counted from 1)
 #   scripts/cluster.sh start-node I [--dir D]             start node I again on its folder and ports
 #   scripts/cluster.sh wipe I [--dir D]                   delete node I's data (stop or kill it first)
+#   scripts/cluster.sh add-node [--dir D]                 start node N+1 and add it to the running cluster
+#   scripts/cluster.sh remove-node I [--dir D]            take node I out of the cluster, then stop it
 #
 # D (default ./cluster) holds everything needed to find the nodes again: cluster.env, the secret
 # in nacre.properties (mode 600), and per node its data, log and pid under node-I/.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 
 cmd=${1:-}; [ -n "$cmd" ] || usage; shift
 arg=""
@@ -36,6 +38,7 @@ load_env() {
 port_of() { echo $((BASE_PORT + 10 * ($1 - 1))); }
 pid_of() { cat "$dir/node-$1/pid" 2>/dev/null || true; }
 alive() { local p; p=$(pid_of "$1"); [ -n "$p" ] && pid_running "$p"; }
+removed() { [ -f "$dir/node-$1/removed" ]; }
 check_index() {
   [[ $1 =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le "$NODES" ] || { echo "node index must be 1..$NODES, got '$1'" >&2; exit 2; }
 }
@@ -86,13 +89,41 @@ await_leader() {
   echo "no Raft leader after 30 s: CP writes will fail until one is elected" >&2
 }
 
+# The members as a running node knows them (its Raft configuration), comma-separated.
+current_members() {
+  local i
+  for i in $(seq 1 "$NODES"); do
+    if alive "$i" && ! removed "$i"; then
+      curl -sf -m 5 "http://127.0.0.1:$(port_of "$i")/nacre/v1/cluster/members" \
+        | sed 's/.*"members":\[\([^]]*\)\].*/\1/' | tr -d '"' && return 0
+    fi
+  done
+  echo "no running member answers; start the cluster first" >&2; exit 1
+}
+# Any running member other than node $1, for admin calls.
+other_member() {
+  local i
+  for i in $(seq 1 "$NODES"); do
+    if [ "$i" != "$1" ] && alive "$i" && ! removed "$i"; then echo "127.0.0.1:$(port_of "$i")"; return 0; fi
+  done
+  echo "no other running member to ask; start one first" >&2; exit 1
+}
+# The member list every node starts with (a restarted member takes the current one from its Raft log).
+set_members() {
+  local tmp="$dir/nacre.properties.tmp"
+  (umask 077; grep -v '^nacre.members=' "$dir/nacre.properties" > "$tmp"; echo "nacre.members=$1" >> "$tmp")
+  mv "$tmp" "$dir/nacre.properties"
+}
+
 case $cmd in
   start)
     n=${arg:-3}
+    # Started again: the count is the folder's (it grows with add-node).
+    if [ -z "$arg" ] && [ -f "$dir/cluster.env" ]; then n=$(sed -n 's/^NODES=//p' "$dir/cluster.env"); fi
     [[ $n =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] || { echo "start takes a node count, e.g. 3" >&2; exit 2; }
     if [ -f "$dir/cluster.env" ]; then
       load_env
-      [ "$n" = "$NODES" ] && [ "$base" = "$BASE_PORT" ] || { echo "$dir holds a $NODES-node cluster on base port $BASE_PORT; use another --dir" >&2; exit 1; }
+      [ "$n" = "$NODES" ] && [ "$base" = "$BASE_PORT" ] || { echo "$dir holds a $NODES-node cluster on base port $BASE_PORT (start it with 'start --dir $dir --base-port $BASE_PORT'); use another --dir for a new one" >&2; exit 1; }
     else
       NODES=$n; BASE_PORT=$base
       printf 'NODES=%s\nBASE_PORT=%s\n' "$NODES" "$BASE_PORT" > "$dir/cluster.env"
@@ -102,14 +133,15 @@ case $cmd in
       umask 022
     fi
     nacre_ensure_built
-    for i in $(seq 1 "$NODES"); do start_node "$i"; done
-    for i in $(seq 1 "$NODES"); do await_ready "$i"; done
+    for i in $(seq 1 "$NODES"); do removed "$i" || start_node "$i"; done
+    for i in $(seq 1 "$NODES"); do removed "$i" || await_ready "$i"; done
     await_leader
     "$0" status --dir "$dir"
     ;;
   status)
     load_env
     for i in $(seq 1 "$NODES"); do
+      if removed "$i"; then echo "node $i: 127.0.0.1:$(port_of "$i") removed from the cluster"; continue; fi
       line=$(curl -sf -m 2 "http://127.0.0.1:$(port_of "$i")/nacre/v1/status" 2>/dev/null) || line="127.0.0.1:$(port_of "$i") DOWN (not answering)"
       echo "node $i: $line"
     done
@@ -140,12 +172,40 @@ case $cmd in
     ;;
   start-node)
     load_env; check_index "$arg"; nacre_ensure_built
+    if removed "$arg"; then echo "node $arg was removed from the cluster; use add-node for a new member" >&2; exit 1; fi
     start_node "$arg"; await_ready "$arg"
     ;;
   wipe)
     load_env; check_index "$arg"
     if alive "$arg"; then echo "node $arg runs: stop or kill it first" >&2; exit 1; fi
     rm -rf "$dir/node-$arg/data"; echo "node $arg wiped"
+    ;;
+  add-node)
+    load_env; nacre_ensure_built
+    members=$(current_members); asked=$(other_member 0)
+    NODES=$((NODES + 1)); new="127.0.0.1:$(port_of "$NODES")"
+    printf 'NODES=%s\nBASE_PORT=%s\n' "$NODES" "$BASE_PORT" > "$dir/cluster.env"
+    set_members "$members,$new"
+    # Started first, with the new list, so that it runs when the leader brings it up to date.
+    start_node "$NODES"
+    "$(dirname "$0")/nacre" --server "$asked" members add "$new"
+    await_ready "$NODES"
+    echo "node $NODES ($new) is a member"
+    ;;
+  remove-node)
+    load_env; check_index "$arg"
+    if removed "$arg"; then echo "node $arg was removed already" >&2; exit 1; fi
+    gone="127.0.0.1:$(port_of "$arg")"; asked=$(other_member "$arg")
+    "$(dirname "$0")/nacre" --server "$asked" members remove "$gone"
+    touch "$dir/node-$arg/removed"
+    set_members "$(current_members)"
+    if alive "$arg"; then
+      kill "$(pid_of "$arg")"
+      for _ in $(seq 1 300); do alive "$arg" || break; sleep 0.1; done
+      if alive "$arg"; then kill -9 "$(pid_of "$arg")"; fi
+    fi
+    rm -f "$dir/node-$arg/pid"
+    echo "node $arg ($gone) removed and stopped; its data stays in $dir/node-$arg (it refuses to rejoin as it is)"
     ;;
   *) usage ;;
 esac

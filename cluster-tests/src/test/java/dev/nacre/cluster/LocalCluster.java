@@ -46,6 +46,8 @@ final class LocalCluster implements AutoCloseable {
   private final Pauses pauses = new Pauses();
   private final ClientFaults clientFaults = new ClientFaults(pauses);
   private final List<AutoCloseable> raftHooks = new ArrayList<>();
+  /** Node index to its nacre.members, where it differs from the cluster's (a cluster that grows). */
+  private final Map<Integer, String> membersOf = new HashMap<>();
 
   static {
     // Ratis ends the JVM when its server cannot bind; in tests that must fail one test, not the fork.
@@ -125,6 +127,31 @@ final class LocalCluster implements AutoCloseable {
     return start(root, size, overrides, true);
   }
 
+  /**
+   * A cluster of {@code initial} running members with room for {@code capacity - initial} more:
+   * the spare nodes have ports and folders but are neither started nor members until a test
+   * starts them ({@link #startNode}, after {@link #setMembers}) and adds them.
+   */
+  static LocalCluster startGrowable(Path root, int initial, int capacity, Map<String, String> overrides) {
+    LocalCluster c = new LocalCluster(root, capacity, overrides, false);
+    try {
+      List<Integer> first = IntStream.range(0, initial).boxed().toList();
+      String members = first.stream().map(c::address).collect(Collectors.joining(","));
+      first.forEach(i -> c.membersOf.put(i, members));
+      NodeStarter.startTogether(c, first, c::describe);
+      c.awaitSettled();
+    } catch (RuntimeException e) {
+      c.close();
+      throw e;
+    }
+    return c;
+  }
+
+  /** What node i is configured with in nacre.members when it next starts. */
+  void setMembers(int i, Collection<Integer> members) {
+    membersOf.put(i, members.stream().map(this::address).collect(Collectors.joining(",")));
+  }
+
   private static LocalCluster start(Path root, int size, Map<String, String> overrides, boolean distinctHosts) {
     LocalCluster c = new LocalCluster(root, size, overrides, distinctHosts);
     try {
@@ -164,6 +191,9 @@ final class LocalCluster implements AutoCloseable {
     p.setProperty(NodeConfig.PORT, String.valueOf(ports.get(i)));
     p.setProperty(NodeConfig.BIND, hosts.get(i));
     p.setProperty(NodeConfig.DATA_DIR, dataDir(i).toString());
+    if (membersOf.containsKey(i)) {
+      p.setProperty(NodeConfig.MEMBERS, membersOf.get(i));
+    }
     return NodeConfig.from(p);
   }
 

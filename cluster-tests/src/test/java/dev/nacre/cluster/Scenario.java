@@ -66,6 +66,8 @@ final class Scenario implements AutoCloseable {
   private final long startNanos = System.nanoTime();
   private final VerdictLog log;
   private final LocalCluster cluster;
+  /** Members at the start (the verdict line's nodes=); the cluster may hold spare nodes besides. */
+  private final int startSize;
   private final HistoryRecorder recorder = new HistoryRecorder();
   private final WorkloadClient client;
   private final ElectionWatch elections;
@@ -85,9 +87,10 @@ final class Scenario implements AutoCloseable {
     return new ScenarioBuilder(name);
   }
 
-  Scenario(String name, int size, long seed, Path dir, Map<String, String> settings) {
+  Scenario(String name, int size, int spares, long seed, Path dir, Map<String, String> settings) {
     this.name = name;
     this.seed = seed;
+    this.startSize = size;
     this.random = new Random(seed);
     this.log = new VerdictLog(Path.of(System.getProperty(RESULTS, "target/fault-suite")));
     log.started(name, size, seed);
@@ -95,7 +98,8 @@ final class Scenario implements AutoCloseable {
         SEED, seed, NODES, size);
     LocalCluster c = null;
     try {
-      c = LocalCluster.start(dir, size, settings);
+      c = spares == 0 ? LocalCluster.start(dir, size, settings)
+          : LocalCluster.startGrowable(dir, size, size + spares, settings);
     } catch (RuntimeException e) {
       log.verdict(line("FAIL", "aborted=cluster-did-not-start"));
       finished = true;
@@ -444,7 +448,7 @@ final class Scenario implements AutoCloseable {
       String dump = dump();
       log.failure(name, seed, report + "\n" + dump + "\nhistory:\n" + history().dump());
       throw new AssertionError(report + "\ncluster state at the verdict:\n" + dump + "replay: -D" + SEED + "="
-          + seed + " -D" + NODES + "=" + size() + " (history in " + log.failureFile(name, seed) + ")");
+          + seed + " -D" + NODES + "=" + startSize + " (history in " + log.failureFile(name, seed) + ")");
     }
   }
 
@@ -453,7 +457,7 @@ final class Scenario implements AutoCloseable {
     long unknown = h.ops().stream().filter(o -> o.outcome() == Outcome.UNKNOWN).count();
     double secs = (System.nanoTime() - startNanos) / 1e9;
     return String.format(Locale.ROOT, "SCENARIO %s nodes=%d seed=%d %s ops=%d unknown=%d %s %.1fs", name,
-        cluster == null ? 0 : cluster.size(), seed, status, h.size(), unknown, results, secs).replace("  ", " ");
+        startSize, seed, status, h.size(), unknown, results, secs).replace("  ", " ");
   }
 
   String dump() {

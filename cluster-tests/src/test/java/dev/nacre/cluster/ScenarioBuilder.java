@@ -10,6 +10,7 @@ final class ScenarioBuilder {
   private final String name;
   private int nodes = 3;
   private boolean sizeFromProperty = true;
+  private int spares;
   private final Map<String, String> settings = new LinkedHashMap<>();
 
   ScenarioBuilder(String name) {
@@ -30,6 +31,12 @@ final class ScenarioBuilder {
     return this;
   }
 
+  /** Nodes beyond the cluster's size, neither started nor members until the scenario adds them. */
+  ScenarioBuilder spares(int count) {
+    this.spares = count;
+    return this;
+  }
+
   /** A node setting (a {@code NodeConfig} key) for every node. */
   ScenarioBuilder setting(String key, String value) {
     settings.put(key, value);
@@ -43,6 +50,6 @@ final class ScenarioBuilder {
       throw new IllegalArgumentException(Scenario.NODES + " must be 3 or more (a CP scenario needs a majority), was " + size);
     }
     long seed = Long.getLong(Scenario.SEED, new Random().nextLong());
-    return new Scenario(name, size, seed, dir, settings);
+    return new Scenario(name, size, spares, seed, dir, settings);
   }
 }

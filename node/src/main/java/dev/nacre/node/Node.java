@@ -2,6 +2,7 @@ package dev.nacre.node;
 
 import dev.nacre.consensus.distro.DistroStatus;
 import dev.nacre.consensus.raft.RaftConfig;
+import dev.nacre.consensus.raft.RaftMembers;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.RatisReplicatedLog;
 import dev.nacre.naming.Naming;
@@ -17,6 +18,7 @@ import dev.nacre.naming.registry.ServiceSnapshot;
 import dev.nacre.node.api.EphemeralWrites;
 import dev.nacre.node.api.Json;
 import dev.nacre.node.api.MemberView;
+import dev.nacre.node.api.MembersApi;
 import dev.nacre.node.api.NodeCounts;
 import dev.nacre.node.api.RaftAdminApi;
 import dev.nacre.node.api.Readiness;
@@ -151,7 +153,7 @@ public final class Node implements AutoCloseable {
     Router router = new Routes(naming, this::members, ephemeralWrites, config, udp, readiness, counts, access, views)
         .router();
     StartingReplicatedLog member = raft;
-    new RaftAdminApi(config.address(), config.members(), new RaftAdminApi.RaftAdmin() {
+    new RaftAdminApi(config.address(), this::currentMembers, new RaftAdminApi.RaftAdmin() {
       @Override
       public long takeSnapshot() {
         return member.takeSnapshot();
@@ -162,6 +164,8 @@ public final class Node implements AutoCloseable {
         member.transferLeadership(peerId(target.toString()));
       }
     }, new Json()).register(router);
+    new MembersApi(config.address(), new MembershipChanges(config, raft, this::currentMembers,
+        members -> cluster().ifPresent(c -> c.memberList().replace(members))), new Json()).register(router);
     NodeMetrics metrics = new NodeMetrics(config.address());
     resources.push(metrics);
     metrics.watchRegistry(naming, counts);
@@ -187,7 +191,7 @@ public final class Node implements AutoCloseable {
         hooks.clientGateOrOpen());
     resources.push(http);
     if (cluster != null) {
-      cluster.start(raft, Node::peerId, scheduler, readiness, counts::clients);
+      cluster.start(raft, Node::peerId, () -> raftMembers(raft), scheduler, readiness, counts::clients);
     }
     resources.push(new ApplyStallLog(config.address(), raft::status).start(scheduler));
     resources.push(registry.startChecks(scheduler, probesHere,
@@ -195,6 +199,9 @@ public final class Node implements AutoCloseable {
 
     RatisReplicatedLog running = raft.awaitStarted();
     log.info("[{}] Raft member running", config.address());
+    if (cluster != null) {
+      refuseIfRemoved();
+    }
     awaitLeaderIfAlone(running);
     // Last to start, first to stop: clients are told to move before anything else goes away.
     clientGrpc = ClientGrpcServer.start(config.address(),
@@ -211,6 +218,32 @@ public final class Node implements AutoCloseable {
     readiness.serving();
     log.info("[{}] ready (distro {}): HTTP on {}, Nacos clients on {}, Raft on {}", config.address(),
         readiness.distro(), http.address(), clientGrpc.port(), config.raftPort());
+  }
+
+  /**
+   * A member whose Raft log says it was removed must not come back as a member with its old
+   * settings: the others no longer count it, and its data stopped at its removal.
+   */
+  private void refuseIfRemoved() {
+    cluster.followRaftMembers(() -> raftMembers(raft));
+    List<String> members = cluster.memberList().current();
+    if (!members.contains(config.address())) {
+      throw new IllegalStateException("this node (" + config.address() + ") was removed from the cluster; its"
+          + " Raft log lists the members " + members + ". To bring it back, delete its data folder ("
+          + config.dataDir() + "), start it with those members and itself in " + NodeConfig.MEMBERS
+          + ", then run 'scripts/nacre members add " + config.address() + "' against a member");
+    }
+  }
+
+  /** The members in this node's Raft configuration; empty until its Raft member runs. */
+  private static Optional<RaftMembers> raftMembers(StartingReplicatedLog raft) {
+    return raft.running().map(RatisReplicatedLog::members);
+  }
+
+  /** The cluster's members now (the configured ones for a standalone node). */
+  private List<String> currentMembers() {
+    ClusterServices c = cluster;
+    return c == null ? config.members() : c.memberList().current();
   }
 
   /** A node that other hosts can reach, with anyone allowed to change the registry, says so. */
@@ -294,7 +327,7 @@ public final class Node implements AutoCloseable {
   }
 
   /** Raft peer ids are member addresses with only id-safe characters. */
-  static String peerId(String memberAddress) {
+  public static String peerId(String memberAddress) {
     return memberAddress.replaceAll("[^A-Za-z0-9_-]", "_");
   }
 
@@ -335,7 +368,7 @@ public final class Node implements AutoCloseable {
   }
 
   private String addressOf(String peerId) {
-    return config.members().stream().filter(m -> peerId(m).equals(peerId)).findFirst().orElse(peerId);
+    return currentMembers().stream().filter(m -> peerId(m).equals(peerId)).findFirst().orElse(peerId);
   }
 
   public NodeConfig config() {

@@ -55,6 +55,11 @@ final class StartingReplicatedLog implements ReplicatedLog {
     return log == null ? 0 : log.leaderChanges();
   }
 
+  /** The running member; empty while it starts or when its start failed. */
+  Optional<RatisReplicatedLog> running() {
+    return started.isDone() && !started.isCompletedExceptionally() ? Optional.of(started.join()) : Optional.empty();
+  }
+
   /** @see RatisReplicatedLog#takeSnapshot() */
   long takeSnapshot() {
     return awaitStarted().takeSnapshot();

@@ -8,6 +8,7 @@ import dev.nacre.consensus.raft.internal.EntryCodec;
 import dev.nacre.consensus.raft.internal.ForwardedRequests;
 import dev.nacre.consensus.raft.internal.LeaderEntries;
 import dev.nacre.consensus.raft.internal.LeaderWatch;
+import dev.nacre.consensus.raft.internal.MembershipChange;
 import dev.nacre.consensus.raft.internal.OperationBatcher;
 import dev.nacre.consensus.raft.internal.RatisProperties;
 import dev.nacre.consensus.raft.internal.RenewableClient;
@@ -20,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -40,6 +42,7 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.RaftConfiguration;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.SnapshotInfo;
@@ -334,8 +337,9 @@ public final class RatisReplicatedLog implements ReplicatedLog {
    * leader, the member is not up to date or does not answer.
    */
   public void transferLeadership(String peerId) {
-    if (!config.peers().containsKey(peerId)) {
-      throw new IllegalArgumentException(peerId + " is not a member of the Raft group; members: " + config.peers().keySet());
+    Map<String, String> peers = currentPeers();
+    if (!peers.containsKey(peerId)) {
+      throw new IllegalArgumentException(peerId + " is not a member of the Raft group; members: " + peers.keySet());
     }
     try {
       RaftClientReply reply = client.current().admin().transferLeadership(RaftPeerId.valueOf(peerId),
@@ -348,6 +352,45 @@ public final class RatisReplicatedLog implements ReplicatedLog {
       throw new ConsensusUnavailableException("[" + config.selfId() + "] leadership did not move to " + peerId
           + " within " + config.requestTimeout().toMillis() + " ms (" + e.getMessage() + "); is it up and caught up?", e);
     }
+  }
+
+  /**
+   * The group's voting members as this member knows them (peer id to Raft address): from the
+   * configuration in its log once it has one (it survives restarts), else the configured peers.
+   * While a change is under way, the members it moves to.
+   */
+  public Map<String, String> currentPeers() {
+    return members().peers();
+  }
+
+  /** As {@link #currentPeers()}, with the log index of the configuration they come from. */
+  public RaftMembers members() {
+    try {
+      RaftConfiguration conf = server.getDivision(groupId).getRaftConf();
+      return new RaftMembers(conf.getLogEntryIndex(), MembershipChange.peersOf(conf));
+    } catch (IOException e) {
+      throw new ConsensusUnavailableException("[" + config.selfId() + "] Raft member not running", e);
+    }
+  }
+
+  /**
+   * Makes {@code peers} (peer id to {@code host:raftPort}) the group's voting members, through the
+   * leader; a new member must already run (with these peers configured) so that it can catch up.
+   * Blocks until the change is committed and known here, at most {@code bound}.
+   *
+   * @throws ConsensusUnavailableException when it did not happen within the bound
+   */
+  public void changePeers(Map<String, String> peers, Duration bound) {
+    if (peers.isEmpty()) {
+      throw new IllegalArgumentException("a Raft group needs at least one member");
+    }
+    new MembershipChange(config.selfId(), this::newClient, () -> {
+      try {
+        return server.getDivision(groupId).getRaftConf();
+      } catch (IOException e) {
+        return null;
+      }
+    }).apply(peers, bound);
   }
 
   @Override

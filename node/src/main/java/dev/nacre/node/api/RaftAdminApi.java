@@ -9,6 +9,7 @@ import dev.nacre.node.http.Router;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The operator's Raft commands (Nacos has none; {@code scripts/nacre snapshot} and
@@ -29,13 +30,14 @@ public final class RaftAdminApi {
   }
 
   private final String self;
-  private final List<MemberAddress> members;
+  /** The members now: they change when the operator adds or removes one. */
+  private final Supplier<List<String>> members;
   private final RaftAdmin raft;
   private final Json json;
 
-  public RaftAdminApi(String self, List<String> members, RaftAdmin raft, Json json) {
+  public RaftAdminApi(String self, Supplier<List<String>> members, RaftAdmin raft, Json json) {
     this.self = self;
-    this.members = members.stream().map(MemberAddress::parse).toList();
+    this.members = members;
     this.raft = raft;
     this.json = json;
   }
@@ -66,9 +68,10 @@ public final class RaftAdminApi {
     } catch (IllegalArgumentException e) {
       throw HttpError.badRequest("Param 'member' is illegal: " + e.getMessage());
     }
-    if (!members.contains(member)) {
+    List<String> now = members.get();
+    if (!now.contains(member.toString())) {
       throw HttpError.badRequest("Param 'member' is illegal: " + member + " is not a member of this cluster;"
-          + " members: " + members);
+          + " members: " + now);
     }
     try {
       raft.transferLeadership(member);

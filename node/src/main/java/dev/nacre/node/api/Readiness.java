@@ -23,6 +23,8 @@ public final class Readiness {
 
   private volatile DistroState distro;
   private volatile boolean serving;
+  /** Set once this member learns it was removed from the cluster: it never serves again. */
+  private volatile String removed;
 
   public Readiness(boolean clustered) {
     this.distro = clustered ? DistroState.LOADING : DistroState.STANDALONE;
@@ -42,11 +44,19 @@ public final class Readiness {
   }
 
   public boolean isReady() {
-    return serving && distro != DistroState.LOADING;
+    return serving && distro != DistroState.LOADING && removed == null;
+  }
+
+  /** This node is no longer a member: every request but the probes is refused, with {@code why}. */
+  public void removed(String why) {
+    this.removed = why;
   }
 
   /** Why this node is not ready, for the readiness probe and refused requests; empty when ready. */
   public Optional<String> notReadyReason() {
+    if (removed != null) {
+      return Optional.of(removed);
+    }
     if (distro == DistroState.LOADING) {
       return Optional.of("loading the ephemeral registry from a peer");
     }

@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
     description = "Looks at and changes a running Nacre cluster through any of its nodes.",
     subcommands = {AdminCli.Status.class, AdminCli.Services.class, AdminCli.Instances.class,
         AdminCli.Offline.class, AdminCli.Online.class, AdminCli.LogLevel.class, AdminCli.Snapshot.class,
-        AdminCli.Leader.class})
+        AdminCli.Leader.class, MembersCommand.class})
 public final class AdminCli {
   private static final String NS = "/nacos/v1/ns";
   /** Services fetched per page; a namespace holds at most 100,000 (nacre.naming.max-services-per-namespace). */
@@ -38,13 +38,44 @@ public final class AdminCli {
   @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print the node's JSON instead of a table.")
   boolean json;
 
+  /** Never an option: a password on the command line shows in every process list. */
+  static final String PASSWORD_ENV = "NACRE_PASSWORD";
+
+  @Option(names = "--username", scope = ScopeType.INHERIT, description = "Log in as this user (client"
+      + " authentication on); the password comes from the environment variable " + PASSWORD_ENV + ".")
+  String username;
+
+  /** The login of --username, or null; the environment is read through {@code environment} (tests). */
+  AdminHttp.Login login() {
+    if (username == null || username.isEmpty()) {
+      return null;
+    }
+    String password = environment.apply(PASSWORD_ENV);
+    if (password == null || password.isEmpty()) {
+      throw new AdminHttp.Failure("--username " + username + " needs the password in the environment variable "
+          + PASSWORD_ENV + " (e.g. read -rs " + PASSWORD_ENV + "; export " + PASSWORD_ENV + ")", 2);
+    }
+    return new AdminHttp.Login(username, password);
+  }
+
+  private final java.util.function.UnaryOperator<String> environment;
+
+  private AdminCli(java.util.function.UnaryOperator<String> environment) {
+    this.environment = environment;
+  }
+
   public static void main(String[] args) {
     System.exit(commandLine().execute(args));
   }
 
   /** The command with Nacre's error handling: a failed call prints its message, no stack trace. */
   public static CommandLine commandLine() {
-    CommandLine cli = new CommandLine(new AdminCli());
+    return commandLine(System::getenv);
+  }
+
+  /** As {@link #commandLine()}, reading environment variables from {@code environment}. */
+  public static CommandLine commandLine(java.util.function.UnaryOperator<String> environment) {
+    CommandLine cli = new CommandLine(new AdminCli(environment));
     cli.setExecutionExceptionHandler((e, line, parsed) -> {
       if (e instanceof AdminHttp.Failure f) {
         line.getErr().println("nacre: " + f.getMessage());
@@ -64,11 +95,17 @@ public final class AdminCli {
 
     /** The top command, whose options ({@code --server}, {@code --json}) every subcommand inherits. */
     AdminCli cli() {
-      return parentCommand instanceof Leader leader ? leader.parent : (AdminCli) parentCommand;
+      return parentCommand instanceof Leader leader ? leader.parent
+          : parentCommand instanceof MembersCommand members ? members.parent : (AdminCli) parentCommand;
     }
 
     AdminHttp http() {
-      return new AdminHttp(cli().server);
+      return http(AdminHttp.TIMEOUT);
+    }
+
+    /** For a call that may take longer than most. */
+    AdminHttp http(java.time.Duration timeout) {
+      return new AdminHttp(cli().server, timeout, cli().login());
     }
 
     PrintWriter out() {

@@ -16,8 +16,12 @@ import java.util.stream.Collectors;
 
 /** The admin CLI's calls to one node's HTTP Open API, each failure turned into a message an operator can act on. */
 final class AdminHttp {
-  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+  static final Duration TIMEOUT = Duration.ofSeconds(10);
   private final String server;
+  private final Duration timeout;
+  /** Who logs in before the first call when client authentication is on; null: nobody. */
+  private final Login login;
+  private String accessToken;
   private final HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
   private final ObjectMapper mapper = new ObjectMapper();
 
@@ -32,19 +36,61 @@ final class AdminHttp {
     }
   }
 
+  /** A user and password to log in with (Nacos' {@code /nacos/v1/auth/login}). */
+  record Login(String username, String password) {}
+
   AdminHttp(String server) {
+    this(server, TIMEOUT, null);
+  }
+
+  /**
+   * @param timeout how long one call may take before it fails
+   * @param login who to log in as before the first call; null when the node needs no token
+   */
+  AdminHttp(String server, Duration timeout, Login login) {
     this.server = server;
+    this.timeout = timeout;
+    this.login = login;
+  }
+
+  private String accessToken() {
+    if (login == null) {
+      return "";
+    }
+    if (accessToken == null) {
+      JsonNode answer = parse("/nacos/v1/auth/login", send("POST", "/nacos/v1/auth/login",
+          Map.of("username", login.username(), "password", login.password()), true));
+      accessToken = answer.path("accessToken").asText("");
+      if (accessToken.isEmpty()) {
+        throw new Failure(server + " logged " + login.username() + " in but gave no token: is client authentication"
+            + " on there? (without it, leave out --username)", 1);
+      }
+    }
+    return accessToken;
   }
 
   /** The body of a successful answer, as text. */
   String call(String method, String path, Map<String, String> params) {
+    String token = accessToken();
+    if (token.isEmpty()) {
+      return send(method, path, params, false);
+    }
+    Map<String, String> withToken = new java.util.LinkedHashMap<>(params);
+    withToken.put("accessToken", token);
+    return send(method, path, withToken, false);
+  }
+
+  /** @param form params in a form body (a password must not land in a URL, hence in logs) */
+  private String send(String method, String path, Map<String, String> params, boolean form) {
     String query = params.entrySet().stream()
         .filter(e -> e.getValue() != null && !e.getValue().isEmpty())
         .map(e -> encode(e.getKey()) + "=" + encode(e.getValue()))
         .collect(Collectors.joining("&"));
-    URI uri = URI.create("http://" + server + path + (query.isEmpty() ? "" : "?" + query));
-    HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT)
-        .method(method, HttpRequest.BodyPublishers.noBody()).build();
+    URI uri = URI.create("http://" + server + path + (query.isEmpty() || form ? "" : "?" + query));
+    HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout)
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .method(method, form ? HttpRequest.BodyPublishers.ofString(query) : HttpRequest.BodyPublishers.noBody())
+        .build();
     HttpResponse<String> response;
     try {
       response = client.send(request, HttpResponse.BodyHandlers.ofString());
@@ -58,14 +104,19 @@ final class AdminHttp {
       throw new Failure("interrupted while calling " + server, 2);
     }
     if (response.statusCode() >= 300) {
-      throw new Failure(server + " answered " + method + " " + path + " with " + response.statusCode() + ": "
-          + response.body().strip(), 1);
+      String hint = response.statusCode() == 403 && login == null ? " (client authentication is on: give"
+          + " --username, with the password in the environment variable " + AdminCli.PASSWORD_ENV + ")" : "";
+      throw new Failure(server + " answered " + method + " " + path + " with "
+          + response.statusCode() + ": " + response.body().strip() + hint, 1);
     }
     return response.body();
   }
 
   JsonNode json(String method, String path, Map<String, String> params) {
-    String body = call(method, path, params);
+    return parse(path, call(method, path, params));
+  }
+
+  private JsonNode parse(String path, String body) {
     try {
       return mapper.readTree(body);
     } catch (IOException e) {

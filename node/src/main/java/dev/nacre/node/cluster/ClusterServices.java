@@ -14,7 +14,12 @@ import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.hooks.LinkFilter;
 import dev.nacre.node.hooks.LinkFilterInterceptor;
 import dev.nacre.proto.peer.PingResponse;
+import dev.nacre.consensus.raft.RaftMembers;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
@@ -26,6 +31,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +45,9 @@ public final class ClusterServices implements AutoCloseable {
 
   private final NodeConfig config;
   private final MemberTable members;
+  /** Who the members are; {@link #members} is how each of them is doing. */
+  private final MemberList memberList;
+  private volatile Readiness readiness;
   private final PeerChannels channels;
   private final EphemeralReplication replication;
   private final OwnerWrites ownerWrites;
@@ -47,6 +56,9 @@ public final class ClusterServices implements AutoCloseable {
   private final PeerAuth auth;
   private volatile PeerServer server; // read by the metrics scrape
   private Pinger pinger;
+  private volatile LeaderLossWatch leaderLoss;
+  /** Set once this node has learnt that it is no longer a member. */
+  private volatile boolean removed;
 
   private final Optional<LinkFilter> linkFilter;
 
@@ -59,7 +71,8 @@ public final class ClusterServices implements AutoCloseable {
     this.config = config;
     this.linkFilter = linkFilter;
     String self = config.address();
-    PeerAuth auth = new PeerAuth(config.cluster().secret(), Set.copyOf(config.members()), self,
+    this.memberList = new MemberList(self, config.members(), readListedAt());
+    PeerAuth auth = new PeerAuth(config.cluster().secret(), memberList::contains, self,
         config.cluster().tlsFiles());
     this.members = new MemberTable(self, config.members(), config.cluster().failedPingsToDown());
     this.channels = new PeerChannels(self, auth);
@@ -71,6 +84,7 @@ public final class ClusterServices implements AutoCloseable {
     this.localWrites = localWrites;
     this.ownerWrites = new OwnerWrites(self, channels, this::responsibleMember, localWrites, config.cpTimeout());
     members.onOwnershipMembersChanged(this::followMembership);
+    memberList.onChange(this::membersChanged);
     this.auth = auth;
   }
 
@@ -107,6 +121,11 @@ public final class ClusterServices implements AutoCloseable {
     return members;
   }
 
+  /** The cluster's members now: the configured ones until the Raft configuration says otherwise. */
+  public MemberList memberList() {
+    return memberList;
+  }
+
   /**
    * Opens the peer port, pings the other members (all at once, round after round) until one
    * answers or {@code peerWaitAtStart} has passed, then loads the ephemeral snapshot from a live
@@ -114,7 +133,9 @@ public final class ClusterServices implements AutoCloseable {
    * peer answered, or none gave a snapshot in time; verify fills in once peers are seen).
    */
   public void start(ReplicatedLog raft, UnaryOperator<String> raftPeerIdOf,
+      Supplier<Optional<RaftMembers>> raftMembers,
       ScheduledExecutorService scheduler, Readiness readiness, IntSupplier clients) {
+    this.readiness = readiness;
     InetSocketAddress peerAddress = new InetSocketAddress(config.bind(), config.self().peerPort());
     server = PeerServer.start(config.address(), peerAddress, new PeerService(() -> pingStatus(raft.status(), clients.getAsInt()), replicator(), localWrites), auth,
         linkFilter.map(f -> new LinkFilterInterceptor(config.address(), f, PeerAuth::sender)), config.cluster().peerMaxCalls());
@@ -125,7 +146,15 @@ public final class ClusterServices implements AutoCloseable {
     // ping answer cannot be overtaken by a stale DOWN.
     followMembership(List.of());
     pinger.startPeriodic();
-    new LeaderLossWatch(members, channels, raft, raftPeerIdOf, scheduler).start();
+    // The Raft configuration is the member list of record: follow it as it changes (an operator's
+    // add or remove, learnt through the log) or as the log recovered it at start.
+    long period = config.cluster().pingPeriod().toMillis();
+    scheduler.scheduleWithFixedDelay(() -> {
+      followRaftMembers(raftMembers);
+      leaveIfEveryOtherRefuses();
+    }, 0, period, TimeUnit.MILLISECONDS);
+    leaderLoss = new LeaderLossWatch(members, channels, raft, raftPeerIdOf, scheduler);
+    leaderLoss.start();
     replicator().start();
     // As long as the replicator itself may take: a snapshot asked for just before its load timeout
     // may stream for up to the snapshot timeout (a large registry takes seconds). Cutting it short
@@ -159,6 +188,97 @@ public final class ClusterServices implements AutoCloseable {
         members.ownershipMembers());
   }
 
+  /**
+   * A member removed while it was down never sees the configuration without it; it learns it from
+   * the others, which all refuse its pings. Ten rounds in a row: far longer than the others take to
+   * follow a configuration that adds a member.
+   */
+  private static final int REFUSED_ROUNDS_TO_LEAVE = 10;
+
+  private void leaveIfEveryOtherRefuses() {
+    if (memberList.listedAt() >= 0 && memberList.includesSelf() && members.refusedByEveryOther(REFUSED_ROUNDS_TO_LEAVE)) {
+      markRemoved("every other member refuses this node's calls as a non-member's: it was removed from the cluster"
+          + " (while it was down, it seems); members it knew: " + memberList.current());
+    }
+  }
+
+  private void markRemoved(String why) {
+    Readiness r = readiness;
+    if (r != null && !removed) {
+      removed = true;
+      String advice = why + ". It serves nothing. To bring it back, stop it, delete its data folder and add it"
+          + " again ('nacre members add " + config.address() + "' against a member, or scripts/cluster.sh add-node)";
+      log.error("[{}] {}", config.address(), advice);
+      r.removed(advice);
+    }
+  }
+
+  /** Takes the member list from the Raft configuration, once the Raft member runs. */
+  public void followRaftMembers(Supplier<Optional<RaftMembers>> raftMembers) {
+    try {
+      raftMembers.get().ifPresent(m -> {
+        long before = memberList.listedAt();
+        memberList.follow(m.logIndex(), MemberList.membersOf(m.peers()));
+        if (memberList.listedAt() > before) {
+          members.forgetRefusals(); // only refusals of the configuration that lists this node count
+          writeListedAt(memberList.listedAt());
+        }
+      });
+    } catch (RuntimeException e) {
+      log.debug("[{}] Raft members not readable yet: {}", config.address(), e.toString());
+    }
+  }
+
+  /**
+   * Where this member keeps the log index of the last Raft configuration that listed it, so that
+   * after a restart it still tells its removal (a later configuration without it) from its
+   * addition (earlier ones without it, replayed while it catches up).
+   */
+  private Path listedAtFile() {
+    return config.dataDir().resolve("member-listed-at");
+  }
+
+  private long readListedAt() {
+    try {
+      Path file = listedAtFile();
+      return Files.exists(file) ? Long.parseLong(Files.readString(file).strip()) : -1;
+    } catch (IOException | NumberFormatException e) {
+      log.warn("[{}] cannot read {} ({}); taking this member as never listed", config.address(), listedAtFile(),
+          e.toString());
+      return -1;
+    }
+  }
+
+  private void writeListedAt(long index) {
+    try {
+      Files.createDirectories(config.dataDir());
+      Path tmp = listedAtFile().resolveSibling("member-listed-at.tmp");
+      Files.writeString(tmp, Long.toString(index));
+      Files.move(tmp, listedAtFile(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      log.warn("[{}] cannot write {} ({}); a restart may not recognise a removal", config.address(), listedAtFile(),
+          e.toString());
+    }
+  }
+
+  private void membersChanged(MemberList.Change change) {
+    log.info("[{}] members are now {} (added {}, removed {})", config.address(), change.members(), change.added(),
+        change.removed());
+    change.added().forEach(members::add);
+    LeaderLossWatch watch = leaderLoss;
+    if (watch != null) {
+      change.added().forEach(watch::watch);
+    }
+    for (String gone : change.removed()) {
+      members.remove(gone);
+      replicator().memberDown(gone); // its records move to the members that stay, after the grace period
+    }
+    followMembership(List.of());
+    if (!change.members().contains(config.address())) {
+      markRemoved("this node was removed from the cluster; members now: " + change.members());
+    }
+  }
+
   private Duration pingTimeout() {
     Duration half = config.cluster().pingPeriod().dividedBy(2);
     return half.compareTo(Duration.ofMillis(200)) < 0 ? Duration.ofMillis(200) : half;
@@ -182,7 +302,7 @@ public final class ClusterServices implements AutoCloseable {
   // The list passed in may already be stale; read the table's current one under this lock.
   private synchronized void followMembership(List<String> ignored) {
     Set<String> up = new HashSet<>(members.ownershipMembers());
-    for (String m : config.members()) {
+    for (String m : memberList.current()) {
       if (m.equals(config.address())) {
         continue;
       }

@@ -51,9 +51,12 @@ public final class LeaderLossWatch {
   }
 
   public void start() {
-    for (String member : members.others()) {
-      channels.watchConnection(member, () -> connectionLost(member));
-    }
+    members.others().forEach(this::watch);
+  }
+
+  /** Watches the connection to {@code member} (one added to the cluster since the start, too). */
+  public void watch(String member) {
+    channels.watchConnection(member, () -> connectionLost(member));
   }
 
   private void connectionLost(String member) {

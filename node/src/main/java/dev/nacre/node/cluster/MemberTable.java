@@ -32,6 +32,8 @@ public final class MemberTable {
   private final int failuresToDown;
   private final Map<String, Member> members = new LinkedHashMap<>();
   private final List<Consumer<List<String>>> upListeners = new CopyOnWriteArrayList<>();
+  /** Pings in a row that each member refused because it does not count this node as a member. */
+  private final Map<String, Integer> refusalsInARow = new LinkedHashMap<>();
 
   /** Every member but self starts DOWN until it answers: ownership must not land on the unknown. */
   public MemberTable(String self, List<String> addresses, int failuresToDown) {
@@ -46,12 +48,60 @@ public final class MemberTable {
     }
   }
 
+  /** A member added to the cluster: DOWN until it answers a ping, like every member at start. */
+  public synchronized void add(String address) {
+    members.putIfAbsent(address, new Member(address, MemberState.DOWN, failuresToDown, false, "", "", 0, 0, 0));
+  }
+
+  /** A member removed from the cluster: no longer pinged, no longer counted for ownership. */
+  public void remove(String address) {
+    List<String> before;
+    List<String> after;
+    synchronized (this) {
+      if (address.equals(self) || !members.containsKey(address)) {
+        return;
+      }
+      before = ownershipMembers();
+      members.remove(address);
+      after = ownershipMembers();
+    }
+    if (!before.equals(after)) {
+      upListeners.forEach(l -> l.accept(after));
+    }
+  }
+
   /** Called with the new sorted list of members counted for ownership whenever it changes. */
   public void onOwnershipMembersChanged(Consumer<List<String>> listener) {
     upListeners.add(listener);
   }
 
+  /**
+   * Forgets the refusals so far: this node has just seen itself listed in a newer configuration,
+   * which the others may not have followed yet (a member being added is refused until then).
+   */
+  public synchronized void forgetRefusals() {
+    refusalsInARow.clear();
+  }
+
+  /** {@code address} refused a ping: to it, this node is not a member (see {@link #refusedByEveryOther}). */
+  public synchronized void pingRefusedAsNonMember(String address) {
+    refusalsInARow.merge(address, 1, Integer::sum);
+  }
+
+  /**
+   * True when every other member has refused at least {@code rounds} pings in a row as coming from
+   * a non-member: this node was removed while it could not learn it (it was down). A few rounds,
+   * not one: a member just added is refused until the others have followed the new configuration.
+   */
+  public synchronized boolean refusedByEveryOther(int rounds) {
+    List<String> others = others();
+    return !others.isEmpty() && others.stream().allMatch(m -> refusalsInARow.getOrDefault(m, 0) >= rounds);
+  }
+
   public void pingAnswered(String address, PingResponse answer) {
+    synchronized (this) {
+      refusalsInARow.remove(address);
+    }
     update(address, new Member(address, MemberState.UP, 0, answer.getReady(), answer.getRaftRole(),
         answer.getRaftLeader(), answer.getRaftTerm(), answer.getRaftApplyStalledMs(), answer.getClients(),
         answer.getRaftCommitIndex()));

@@ -27,6 +27,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
@@ -40,10 +41,13 @@ import javax.net.ssl.SSLSession;
  * with an operator's certificates, the host) its certificate was issued for.
  */
 public final class PeerAuth {
+  /** What a refusal of a non-member says; a member that reads it in answers to its pings was removed. */
+  static final String NOT_A_MEMBER = "the caller is not a member of this cluster";
   static final Metadata.Key<String> MEMBER = Metadata.Key.of("nacre-member", Metadata.ASCII_STRING_MARSHALLER);
 
   private final String self;
-  private final Set<String> members;
+  /** Who may call: the current members (they change when the operator adds or removes one). */
+  private final Predicate<String> isMember;
   private final SslContext serverTls;
   private final SslContext clientTls;
   /** An operator's certificates name hosts, not member addresses; derived ones name the member. */
@@ -61,11 +65,16 @@ public final class PeerAuth {
 
   /** As above, or with an operator's certificates ({@code files}) instead of derived ones. */
   public PeerAuth(String secret, Set<String> members, String self, Optional<TlsFiles> files) {
+    this(secret, Set.copyOf(members)::contains, self, files);
+  }
+
+  /** As above, the members being whoever {@code isMember} accepts at the time of each call. */
+  public PeerAuth(String secret, Predicate<String> isMember, String self, Optional<TlsFiles> files) {
     if (secret == null || secret.length() < 16) {
       throw new IllegalArgumentException("the cluster secret must have at least 16 characters; set nacre.cluster.secret");
     }
     this.self = self;
-    this.members = Set.copyOf(members);
+    this.isMember = isMember;
     this.operatorCertificates = files.isPresent();
     String host = MemberAddress.parse(self).host();
     try {
@@ -129,11 +138,12 @@ public final class PeerAuth {
       public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
         String named = headers.get(MEMBER);
         Optional<X509Certificate> certificate = peerCertificate(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION));
-        if (named == null || certificate.isEmpty() || !members.contains(named) || !names(certificate.get(), named)) {
-          call.close(Status.UNAUTHENTICATED.withDescription("peer call refused: the caller is not a member of this"
-              + " cluster (its certificate is for " + certificate.map(c -> c.getSubjectX500Principal().getName())
+        if (named == null || certificate.isEmpty() || !isMember.test(named) || !names(certificate.get(), named)) {
+          call.close(Status.UNAUTHENTICATED.withDescription("peer call refused: " + NOT_A_MEMBER
+              + " (its certificate is for " + certificate.map(c -> c.getSubjectX500Principal().getName())
                   .orElse("nobody") + ", its header names " + named
-              + "); members share nacre.cluster.secret and list each other in nacre.members"), new Metadata());
+              + "); members share nacre.cluster.secret and are listed in nacre.members, or were added with"
+              + " 'nacre members add' (a removed member stays out)"), new Metadata());
           return new ServerCall.Listener<>() {};
         }
         return next.startCall(call, headers);

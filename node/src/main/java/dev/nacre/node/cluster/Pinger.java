@@ -6,6 +6,7 @@ import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import dev.nacre.proto.peer.PingRequest;
 import dev.nacre.proto.peer.PingResponse;
+import io.grpc.Status;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -125,6 +126,11 @@ public final class Pinger implements AutoCloseable {
 
           @Override
           public void onFailure(Throwable t) {
+            Status status = Status.fromThrowable(t);
+            if (status.getCode() == Status.Code.UNAUTHENTICATED && String.valueOf(status.getDescription())
+                .contains(PeerAuth.NOT_A_MEMBER)) {
+              table.pingRefusedAsNonMember(member);
+            }
             MemberState before = table.state(member);
             table.pingFailed(member);
             MemberState after = table.state(member);

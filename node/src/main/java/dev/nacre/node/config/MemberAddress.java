@@ -41,6 +41,12 @@ public record MemberAddress(String host, int port) {
     return new MemberAddress(parsed.getHost(), parsed.getPort());
   }
 
+  /** The member whose Raft port is at {@code host:raftPort}, as the Raft group lists it. */
+  public static MemberAddress ofRaftAddress(String raftAddress) {
+    HostAndPort parsed = HostAndPort.fromString(raftAddress.strip());
+    return new MemberAddress(parsed.getHost(), parsed.getPort() - RAFT_OFFSET);
+  }
+
   public int raftPort() {
     return port + RAFT_OFFSET;
   }
