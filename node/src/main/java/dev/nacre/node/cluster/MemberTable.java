@@ -50,7 +50,7 @@ public final class MemberTable {
 
   /** A member added to the cluster: DOWN until it answers a ping, like every member at start. */
   public synchronized void add(String address) {
-    members.putIfAbsent(address, new Member(address, MemberState.DOWN, failuresToDown, false, "", "", 0, 0, 0));
+    members.putIfAbsent(address, new Member(address, MemberState.DOWN, failuresToDown, false, "", "", 0, 0, 0, -1));
   }
 
   /** A member removed from the cluster: no longer pinged, no longer counted for ownership. */
