@@ -56,8 +56,8 @@ final class EphemeralHome implements RecordHome {
   @Override
   public Stored store(DistroRecord r, Predicate<RecordStamp> accept) {
     try {
-      InstanceKey key = DistroKeys.parseInstanceKey(r.key());
       Instance instance = r.tombstone() ? null : EphemeralInstanceCodec.decode(r.key(), r.value());
+      InstanceKey key = instance == null ? DistroKeys.parseInstanceKey(r.key()) : instance.key();
       ReplicaWrites.Outcome o = replicas.store(key, instance, r.owner(), r.revision(), accept);
       return o.stored() ? new Stored(true, o.before() == null ? null : o.before().stamp()) : Stored.REFUSED;
     } catch (ReplicatedValueException e) {

@@ -113,10 +113,11 @@ public final class EphemeralStore {
     return registerForClient(instance, clientId, "client " + clientId + " registered it here");
   }
 
-  private EphemeralRecord registerForClient(Instance instance, String clientId, String how) {
-    if (!instance.ephemeral()) {
-      throw new IllegalArgumentException("not an ephemeral instance: " + instance.key());
+  private EphemeralRecord registerForClient(Instance registered, String clientId, String how) {
+    if (!registered.ephemeral()) {
+      throw new IllegalArgumentException("not an ephemeral instance: " + registered.key());
     }
+    Instance instance = sharingServiceKey(registered);
     return (EphemeralRecord) writeOwn(instance.key(), (key, held) -> {
       EphemeralRecord next = stamp(instance, clock.millis(), clientId, held);
       index.putEphemeral(instance);
@@ -288,6 +289,18 @@ public final class EphemeralStore {
   }
 
   // ---- shared with ReplicaWrites ----
+
+  /**
+   * The instance under a key whose service key is the index's object for that service, when the
+   * service exists: a parsed request or a decoded replica brings a service key of its own, and
+   * kept per instance that costs a key object (and its strings) per instance.
+   */
+  Instance sharingServiceKey(Instance instance) {
+    InstanceKey key = instance.key();
+    ServiceKey shared = index.service(key.service()).map(s -> s.key()).orElse(key.service());
+    return shared == key.service() ? instance
+        : instance.withKey(new InstanceKey(shared, key.cluster(), key.ip(), key.port()));
+  }
 
   ConcurrentHashMap<InstanceKey, HeldRecord> map() {
     return records;

@@ -41,11 +41,14 @@ public final class ReplicaWrites {
    * @throws NamingException CONFLICT when a persistent instance holds the address here; then
    *     nothing changes
    */
-  public Outcome store(InstanceKey key, Instance instance, String ownerNodeId, long revision,
+  public Outcome store(InstanceKey parsedKey, Instance decoded, String ownerNodeId, long revision,
       Predicate<RecordStamp> accept) {
-    if (instance != null && (!instance.ephemeral() || !instance.key().equals(key))) {
-      throw new IllegalArgumentException("not an ephemeral instance of " + key + ": " + instance.key());
+    if (decoded != null && (!decoded.ephemeral() || !decoded.key().equals(parsedKey))) {
+      throw new IllegalArgumentException("not an ephemeral instance of " + parsedKey + ": " + decoded.key());
     }
+    // One key object per instance, shared by the map, the record and the index.
+    Instance instance = decoded == null ? null : store.sharingServiceKey(decoded);
+    InstanceKey key = instance == null ? parsedKey : instance.key();
     if (ownerNodeId.equals(store.localNodeId())) {
       throw new IllegalArgumentException("a replica of " + key.instanceId()
           + " cannot be owned by this node (" + ownerNodeId + ")");

@@ -41,6 +41,14 @@ public record Instance(
     return millis(IP_DELETE_TIMEOUT, DEFAULT_IP_DELETE_TIMEOUT_MS);
   }
 
+  /** The same instance under {@code other}, an equal key (another object of it). */
+  public Instance withKey(InstanceKey other) {
+    if (!other.equals(key)) {
+      throw new IllegalArgumentException(other + " is not " + key);
+    }
+    return new Instance(other, weight, healthy, enabled, ephemeral, metadata);
+  }
+
   public Instance withHealthy(boolean value) {
     return new Instance(key, weight, value, enabled, ephemeral, metadata);
   }

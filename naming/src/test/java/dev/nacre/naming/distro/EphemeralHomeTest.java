@@ -89,6 +89,19 @@ class EphemeralHomeTest {
   }
 
   @Test
+  void instancesOfAServiceShareOneServiceKeyObjectWhateverBroughtThem() {
+    store.register(instance(1, 1.0));
+    applyIfNewer(live(instance(2, 1.0), "peer", 10)); // decoded: a service key of its own
+    store.register(new Instance(new InstanceKey(new ServiceKey("public", "DEFAULT_GROUP", "orders"),
+        "DEFAULT", "10.0.0.1", 3), 1.0, true, true, true, Map.of()));
+
+    ServiceKey first = store.get(key(1)).orElseThrow().instance().key().service();
+    assertThat(store.get(key(2)).orElseThrow().instance().key().service()).isSameAs(first);
+    assertThat(store.get(key(3)).orElseThrow().instance().key().service()).isSameAs(first);
+    assertThat(index.instance(key(2), true).orElseThrow().key().service()).isSameAs(first);
+  }
+
+  @Test
   void recordsThatCannotBeReadAreRefusedAndTheRestStored() {
     assertThat(applyIfNewer(DistroRecord.live(distroKey(2), "peer", 5,
         "junk".getBytes(StandardCharsets.UTF_8))).stored()).isFalse();
