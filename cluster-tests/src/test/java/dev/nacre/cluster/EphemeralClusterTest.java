@@ -81,6 +81,10 @@ class EphemeralClusterTest {
           assertThat(meter(scrape, "nacre_distro_records_sent_total{" + labels + "}")).isGreaterThanOrEqualTo(4);
           assertThat(meter(scrape, "nacre_distro_batches_total{" + labels + ",result=\"acked\"}")).isGreaterThanOrEqualTo(1);
         }
+        // Peer RPCs by method and status: the owner's peers pinged it and it answered.
+        String pings = "nacre_peer_requests_seconds_count{method=\"Ping\",node=\"" + c.address(owner) + "\",status=\"OK\"}";
+        assertThat(meter(scrape, pings)).as(scrape).isGreaterThanOrEqualTo(1);
+        assertThat(scrape).contains("nacre_distro_pulls_total{node=\"" + c.address(owner) + "\"}");
       });
       // Every member's Raft apply stall, as each said in its last ping answer (issue 12).
       await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(

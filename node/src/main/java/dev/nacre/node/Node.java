@@ -178,6 +178,7 @@ public final class Node implements AutoCloseable {
       metrics.watchDistro(cluster.replicator(),
           config.members().stream().filter(m -> !m.equals(config.address())).toList());
       metrics.watchPeerPort(cluster, ClusterServices::refusedPeerCalls);
+      cluster.observePeerCalls(metrics.peerCalls());
     }
     metrics.register(router);
     router.observe(metrics.httpRequests());

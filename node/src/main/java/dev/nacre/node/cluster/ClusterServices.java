@@ -57,6 +57,7 @@ public final class ClusterServices implements AutoCloseable {
   private volatile PeerServer server; // read by the metrics scrape
   private Pinger pinger;
   private volatile LeaderLossWatch leaderLoss;
+  private PeerCallObserver peerCalls = PeerCallObserver.NONE;
   /** Set once this node has learnt that it is no longer a member. */
   private volatile boolean removed;
 
@@ -138,7 +139,8 @@ public final class ClusterServices implements AutoCloseable {
     this.readiness = readiness;
     InetSocketAddress peerAddress = new InetSocketAddress(config.bind(), config.self().peerPort());
     server = PeerServer.start(config.address(), peerAddress, new PeerService(() -> pingStatus(raft.status(), clients.getAsInt()), replicator(), localWrites), auth,
-        linkFilter.map(f -> new LinkFilterInterceptor(config.address(), f, PeerAuth::sender)), config.cluster().peerMaxCalls());
+        linkFilter.map(f -> new LinkFilterInterceptor(config.address(), f, PeerAuth::sender)), config.cluster().peerMaxCalls(),
+        peerCalls);
     pinger = new Pinger(members, channels, config.cluster().pingPeriod(), pingTimeout(), scheduler);
     Duration peerWait = config.cluster().peerWaitAtStart();
     boolean peerFound = pinger.awaitAnyPeer(peerWait);
@@ -312,6 +314,11 @@ public final class ClusterServices implements AutoCloseable {
         replicator().memberDown(m);
       }
     }
+  }
+
+  /** Where the peer port reports each call's time; set before {@link #start}. */
+  public void observePeerCalls(PeerCallObserver observer) {
+    this.peerCalls = observer;
   }
 
   @Override

@@ -37,14 +37,15 @@ public final class PeerServer implements AutoCloseable {
   }
 
   static PeerServer start(String name, InetSocketAddress address, BindableService service, PeerAuth auth,
-      Optional<ServerInterceptor> linkFilter, int maxCalls) {
+      Optional<ServerInterceptor> linkFilter, int maxCalls, PeerCallObserver calls) {
     CallLimit limit = new CallLimit(maxCalls, "peer port " + address.getPort() + " of " + name,
         Set.of(PeerGrpc.getPingMethod().getFullMethodName()));
-    // The last interceptor listed runs first: the call limit, authentication, then the (test-only)
-    // link filter.
+    // The last interceptor listed runs first: the timer, the call limit, authentication, then the
+    // (test-only) link filter.
+    PeerCallTimer timer = new PeerCallTimer(calls);
     ServerServiceDefinition intercepted = linkFilter
-        .map(f -> ServerInterceptors.intercept(service, f, auth.server(), limit))
-        .orElseGet(() -> ServerInterceptors.intercept(service, auth.server(), limit));
+        .map(f -> ServerInterceptors.intercept(service, f, auth.server(), limit, timer))
+        .orElseGet(() -> ServerInterceptors.intercept(service, auth.server(), limit, timer));
     // No counted call waits for a thread: the limit admits no more calls than there are threads,
     // and a few more threads keep pings (exempt) answered while the counted calls hold the rest.
     int threads = maxCalls + 4;

@@ -10,6 +10,7 @@ import dev.nacre.naming.model.RegistryCounts;
 import dev.nacre.naming.push.PushObserver;
 import dev.nacre.node.api.NodeCounts;
 import dev.nacre.node.client.ClientRequestObserver;
+import dev.nacre.node.cluster.PeerCallObserver;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.Router;
@@ -218,6 +219,17 @@ public final class NodeMetrics implements AutoCloseable {
         .tags("method", METHODS.contains(request.method()) ? request.method() : "other", "route", route,
             "status", String.valueOf(response.status()))
         .register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Records every call the peer port answers by method and gRPC status. */
+  public PeerCallObserver peerCalls() {
+    Map<String, Map<String, Timer>> timers = new ConcurrentHashMap<>();
+    return (method, status, nanos) -> timers.computeIfAbsent(method, m -> new ConcurrentHashMap<>())
+        .computeIfAbsent(status, code -> Timer.builder("nacre.peer.requests")
+            .description("calls answered on the peer gRPC port (Distro, forwarded writes, pings), arrival to answer")
+            .tags("method", method, "status", code)
+            .register(registry))
         .record(nanos, TimeUnit.NANOSECONDS);
   }
 

@@ -115,7 +115,7 @@ class SnapshotPartsTest {
     int peerPort = freePortAbove(1001);
     String member = "127.0.0.1:" + (peerPort - 1001);
     PeerAuth auth = new PeerAuth(SECRET, Set.of(SELF, member), member);
-    open.add(PeerServer.start("test", new InetSocketAddress("127.0.0.1", peerPort), service, auth, Optional.empty(), 8));
+    open.add(PeerServer.start("test", new InetSocketAddress("127.0.0.1", peerPort), service, auth, Optional.empty(), 8, PeerCallObserver.NONE));
     return member;
   }
 
