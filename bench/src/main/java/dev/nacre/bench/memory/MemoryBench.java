@@ -88,6 +88,7 @@ public final class MemoryBench implements Callable<Integer> {
       long ephemeral = (long) services * perService;
       awaitCount(ephemeral);
       double registerSeconds = (System.nanoTime() - start) / 1e9;
+      awaitReplicationSettled();
       List<Histogram> withEphemeral = histograms();
       report("ephemeral", ephemeral, empty, withEphemeral);
       System.out.printf("registered %d ephemeral instances in %.1f s (until every node listed them)%n",
@@ -193,6 +194,42 @@ public final class MemoryBench implements Callable<Integer> {
         }
         Thread.sleep(100); // polls a condition with a deadline
       }
+    }
+  }
+
+  private static final Pattern REPLICATION_BACKLOG =
+      Pattern.compile("(?m)^nacre_distro_(?:pending_keys|pulls_in_progress)\\{[^}]*} ([0-9.]+)$");
+
+  /**
+   * Waits until no node has Distro keys queued for a peer or a verify pull open, so the heap is
+   * read holding the instances, not replication's traffic in flight.
+   */
+  private void awaitReplicationSettled() throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+    for (String node : nodes) {
+      double backlog;
+      while ((backlog = replicationBacklog(node)) != 0) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(node + " still has " + backlog + " Distro keys queued or pulls open");
+        }
+        Thread.sleep(100); // polls a condition with a deadline
+      }
+    }
+  }
+
+  /** Keys queued to peers plus verify pulls open on {@code node}; -1 when it does not answer. */
+  private double replicationBacklog(String node) throws InterruptedException {
+    try {
+      String body = http.send(HttpRequest.newBuilder(URI.create("http://" + node + "/metrics"))
+          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
+      double sum = 0;
+      Matcher m = REPLICATION_BACKLOG.matcher(body);
+      while (m.find()) {
+        sum += Double.parseDouble(m.group(1));
+      }
+      return sum;
+    } catch (java.io.IOException e) {
+      return -1;
     }
   }
 
