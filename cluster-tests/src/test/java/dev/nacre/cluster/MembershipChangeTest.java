@@ -90,6 +90,9 @@ class MembershipChangeTest {
       await().atMost(Duration.ofSeconds(20)).until(() -> c.leader() >= 0);
       int down = c.leader() == 3 ? 0 : 3;
       List<Integer> stay = IntStream.range(0, 4).filter(i -> i != down).boxed().toList();
+      // Only a member that saw a configuration listing it can later count the others' refusals:
+      // the leader's first entry must have reached it (and been followed) before it goes down.
+      await().atMost(Duration.ofSeconds(20)).until(() -> c.node(down).cluster().orElseThrow().memberList().listedAt() >= 0);
       c.stopNode(down);
       Http.Response r = c.http(stay.get(0)).delete(MEMBERS, Map.of("member", c.address(down)));
       assertThat(r.status()).as("remove %s: %s\n%s", c.address(down), r.body(), c.describe()).isEqualTo(200);
@@ -112,6 +115,14 @@ class MembershipChangeTest {
     assertThat(r.status()).as("add %s: %s\n%s", c.address(node), r.body(), c.describe()).isEqualTo(200);
     live.add(node);
     c.awaitSettled();
+    // Every member that was there meters its Distro queue to the new one.
+    String queue = "nacre_distro_pending_keys{node=\"%s\",peer=\"" + c.address(node) + "\"}";
+    for (int other : live) {
+      if (other != node) {
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+            c.http(other).get("/metrics", Map.of()).body()).contains(queue.formatted(c.address(other))));
+      }
+    }
   }
 
   private static void removeMember(LocalCluster c, int node, Set<Integer> live) {

@@ -152,8 +152,8 @@ public final class NodeMetrics implements AutoCloseable {
    * thread once per scrape (every meter of a scrape reads the same status).
    */
   public void watchDistro(DistroReplicator replicator, List<String> peers) {
-    com.google.common.base.Supplier<DistroStatus> status = Suppliers.memoizeWithExpiration(
-        () -> replicator.status().orTimeout(2, TimeUnit.SECONDS).join(), 1, TimeUnit.SECONDS);
+    Supplier<DistroStatus> status = Suppliers.memoizeWithExpiration(
+        () -> replicator.status().orTimeout(2, TimeUnit.SECONDS).join(), 1, TimeUnit.SECONDS)::get;
     gauge("nacre.distro.records", "Distro records held here that are not tombstones", () -> status.get().liveRecords(),
         "kind", "live");
     gauge("nacre.distro.records", "live Distro records held here whose owner is this member",
@@ -167,22 +167,38 @@ public final class NodeMetrics implements AutoCloseable {
         "verify repairs applied: an owner's records replaced after its digest differed", () -> status.get().repairs());
     counter(replicator, "nacre.distro.pulls",
         "owners' record sets asked for by verify (digest differed, or owner silent)", () -> status.get().pulls());
-    for (String peer : peers) {
-      gauge("nacre.distro.pending.keys", "keys waiting to be sent to the peer",
-          () -> status.get().pendingKeysByPeer().getOrDefault(peer, 0), "peer", peer);
-      counter(replicator, "nacre.distro.resyncs", "times the queue to the peer was dropped (peer DOWN, or over the cap)",
-          () -> status.get().resyncsByPeer().getOrDefault(peer, 0L), "peer", peer);
-      Supplier<DistroStatus.PeerTraffic> traffic =
-          () -> status.get().trafficByPeer().getOrDefault(peer, DistroStatus.PeerTraffic.NONE);
-      String batches = "batches sent to the peer, by outcome (failed: refused or timed out, then retried)";
-      counter(replicator, "nacre.distro.batches", batches, () -> traffic.get().batchesAcked(),
-          "peer", peer, "result", "acked");
-      counter(replicator, "nacre.distro.batches", batches, () -> traffic.get().batchesFailed(),
-          "peer", peer, "result", "failed");
-      counter(replicator, "nacre.distro.records.sent",
-          "records in batches the peer acknowledged (divided by acked batches: the batch size)",
-          () -> traffic.get().recordsAcked(), "peer", peer);
+    Set<String> watched = ConcurrentHashMap.newKeySet();
+    peers.forEach(peer -> watchDistroPeer(replicator, status, peer, watched));
+    // A member added at run time gets its meters at the first scrape after its queue exists.
+    beforeScrape.add(() -> {
+      try {
+        status.get().pendingKeysByPeer().keySet()
+            .forEach(peer -> watchDistroPeer(replicator, status, peer, watched));
+      } catch (RuntimeException statusUnavailable) {
+        // The replicator did not answer in time: the scrape still answers, a later one adds the peer.
+      }
+    });
+  }
+
+  private void watchDistroPeer(DistroReplicator replicator, Supplier<DistroStatus> status, String peer,
+      Set<String> watched) {
+    if (!watched.add(peer)) {
+      return;
     }
+    gauge("nacre.distro.pending.keys", "keys waiting to be sent to the peer",
+        () -> status.get().pendingKeysByPeer().getOrDefault(peer, 0), "peer", peer);
+    counter(replicator, "nacre.distro.resyncs", "times the queue to the peer was dropped (peer DOWN, or over the cap)",
+        () -> status.get().resyncsByPeer().getOrDefault(peer, 0L), "peer", peer);
+    Supplier<DistroStatus.PeerTraffic> traffic =
+        () -> status.get().trafficByPeer().getOrDefault(peer, DistroStatus.PeerTraffic.NONE);
+    String batches = "batches sent to the peer, by outcome (failed: refused or timed out, then retried)";
+    counter(replicator, "nacre.distro.batches", batches, () -> traffic.get().batchesAcked(),
+        "peer", peer, "result", "acked");
+    counter(replicator, "nacre.distro.batches", batches, () -> traffic.get().batchesFailed(),
+        "peer", peer, "result", "failed");
+    counter(replicator, "nacre.distro.records.sent",
+        "records in batches the peer acknowledged (divided by acked batches: the batch size)",
+        () -> traffic.get().recordsAcked(), "peer", peer);
   }
 
   /** A counter read when scraped; {@code owner} (weakly held) must live as long as the node. */
