@@ -69,7 +69,8 @@ class EphemeralClusterTest {
               + c.address(peer) + "\"} 0.0");
         }
       });
-      // The responsible member sent the registrations and the removal to each peer in acknowledged batches.
+      // The responsible member sent the registrations and the removal to each peer in acknowledged
+      // batches (a removal that finds its registration still queued goes in its place).
       int owner = java.util.stream.IntStream.range(0, 3).filter(i -> c.address(i).equals(responsible)).findFirst().orElseThrow();
       await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
         String scrape = c.http(owner).get("/metrics", Map.of()).body();
@@ -78,7 +79,11 @@ class EphemeralClusterTest {
             continue;
           }
           String labels = "node=\"" + c.address(owner) + "\",peer=\"" + c.address(peer) + "\"";
-          assertThat(meter(scrape, "nacre_distro_records_sent_total{" + labels + "}")).isGreaterThanOrEqualTo(4);
+          // A peer seen DOWN for a moment (a slow start) loses its queue and pulls the owner's
+          // records instead: then fewer records went in batches.
+          if (meter(scrape, "nacre_distro_resyncs_total{" + labels + "}") == 0) {
+            assertThat(meter(scrape, "nacre_distro_records_sent_total{" + labels + "}")).isGreaterThanOrEqualTo(3);
+          }
           assertThat(meter(scrape, "nacre_distro_batches_total{" + labels + ",result=\"acked\"}")).isGreaterThanOrEqualTo(1);
         }
         // Peer RPCs by method and status: the owner's peers pinged it and it answered.
