@@ -8,6 +8,7 @@ import com.alibaba.nacos.api.naming.NamingService;
 import com.alibaba.nacos.api.naming.listener.NamingEvent;
 import com.alibaba.nacos.api.naming.pojo.Instance;
 import dev.nacre.naming.model.ServiceKey;
+import dev.nacre.node.cluster.ClusterServices;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.testkit.FreePorts;
 import java.nio.file.Path;
@@ -105,7 +106,7 @@ class Nacos1ClusterPushTest {
         b.cluster().orElseThrow().responsibleMember(service), b.config().address());
     NamingService provider = clientOf(a);
     NamingService consumer = clientOf(b);
-    warmUp(provider, b);
+    warmUp(provider, consumer, b, service);
 
     List<Event> events = new CopyOnWriteArrayList<>();
     consumer.subscribe(name, e -> events.add(new Event(System.nanoTime(),
@@ -193,11 +194,23 @@ class Nacos1ClusterPushTest {
     return p99;
   }
 
-  /** One registration seen on node B first, so that the first round does not time cold code paths. */
-  private static void warmUp(NamingService provider, Node b) throws Exception {
-    provider.registerInstance("warm-up", instance(19_999));
-    await().atMost(Duration.ofSeconds(10))
-        .until(() -> b.naming().listInstances(key("warm-up"), Set.of(), false, false).hosts().size() == 1);
+  /**
+   * One registration pushed to the consumer first, through the path the rounds take (a service of
+   * the same responsible member, replicated to node B, pushed by B), so that round 0 does not time
+   * cold code paths or a peer channel's first use.
+   */
+  private static void warmUp(NamingService provider, NamingService consumer, Node b, ServiceKey bench)
+      throws Exception {
+    ClusterServices cluster = b.cluster().orElseThrow();
+    String owner = cluster.responsibleMember(bench);
+    String name = IntStream.range(0, 1000).mapToObj(i -> "warm-up-" + i)
+        .filter(n -> cluster.responsibleMember(key(n)).equals(owner)).findFirst().orElseThrow();
+    List<List<Integer>> seen = new CopyOnWriteArrayList<>();
+    consumer.subscribe(name, e -> seen.add(
+        ((NamingEvent) e).getInstances().stream().map(Instance::getPort).toList()));
+    await().atMost(Duration.ofSeconds(10)).until(() -> b.subscriptions().subscribersOf(key(name)).size() == 1);
+    provider.registerInstance(name, instance(19_999));
+    await().atMost(Duration.ofSeconds(15)).until(() -> seen.contains(List.of(19_999)));
   }
 
   private static ServiceKey key(String name) {
