@@ -285,9 +285,20 @@ public final class DistroReplicator implements AutoCloseable {
 
   private void request(DistroEffect.RequestSnapshot r) {
     log.debug("[{}] distro: asking {} for {} records", selfId, r.peer(), r.request().scope());
+    long asked = System.nanoTime();
     startCall(() -> transport.requestSnapshot(r.peer(), r.request())).whenComplete((snap, err) -> {
       if (err == null) {
-        submitQuietly(() -> core.snapshotReceived(r.requestId(), snap, clock.getAsLong()));
+        long arrived = System.nanoTime();
+        submitQuietly(() -> {
+          long applying = System.nanoTime();
+          List<DistroEffect> effects = core.snapshotReceived(r.requestId(), snap, clock.getAsLong());
+          // Where a start's time goes: the peer's listing and the transfer, the wait for this
+          // member's thread, and the apply.
+          log.info("[{}] distro: {} snapshot of {} records from {}: arrived {} ms after asking, applied in {} ms"
+              + " ({} ms queued)", selfId, r.request().scope(), snap.records().size(), r.peer(),
+              (arrived - asked) / 1_000_000, (System.nanoTime() - applying) / 1_000_000, (applying - arrived) / 1_000_000);
+          return effects;
+        });
       } else {
         log.info("[{}] distro: {} snapshot from {} failed: {}", selfId, r.request().scope(),
             r.peer(), err.toString());

@@ -40,6 +40,7 @@ public final class EphemeralStore {
   private final RegistryIndex index;
   private final ConcurrentHashMap<InstanceKey, HeldRecord> records = new ConcurrentHashMap<>();
   private final ClientKeyIndex clientKeys = new ClientKeyIndex();
+  private final ReplicaWrites replicas = new ReplicaWrites(this);
   private volatile OwnWrites ownWrites;
   private volatile Function<InstanceKey, String> replicatedKey; // null: standalone
 
@@ -279,13 +280,13 @@ public final class EphemeralStore {
    * benchmarks that stand in for replication). CONFLICT when a persistent instance holds the address.
    */
   public EphemeralRecord putReplica(Instance instance, String ownerNodeId, long revision) {
-    return (EphemeralRecord) replicas().store(instance.key(), instance, ownerNodeId, revision,
+    return (EphemeralRecord) replicas.store(instance.key(), instance, ownerNodeId, revision,
         held -> true).after();
   }
 
   /** Where replication stores peers' records; see {@link ReplicaWrites}. */
   public ReplicaWrites replicas() {
-    return new ReplicaWrites(this);
+    return replicas;
   }
 
   // ---- shared with ReplicaWrites ----

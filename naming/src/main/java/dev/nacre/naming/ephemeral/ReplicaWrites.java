@@ -34,15 +34,17 @@ public final class ReplicaWrites {
   public record Outcome(boolean stored, HeldRecord before, HeldRecord after) {}
 
   /**
-   * Stores the record {@code ownerNodeId} wrote at {@code revision}: the instance, or its deletion
+   * Stores the record {@code decodedOwner} wrote at {@code revision}: the instance, or its deletion
    * when {@code instance} is null, if {@code accept} takes the stamp held now (null when none).
    * An instance this node owned becomes a replica (the peer took it over) or goes.
    *
    * @throws NamingException CONFLICT when a persistent instance holds the address here; then
    *     nothing changes
    */
-  public Outcome store(InstanceKey parsedKey, Instance decoded, String ownerNodeId, long revision,
+  public Outcome store(InstanceKey parsedKey, Instance decoded, String decodedOwner, long revision,
       Predicate<RecordStamp> accept) {
+    // A few members own every record: one copy of each id, not one per decoded record (56 bytes).
+    String ownerNodeId = decodedOwner.intern();
     if (decoded != null && (!decoded.ephemeral() || !decoded.key().equals(parsedKey))) {
       throw new IllegalArgumentException("not an ephemeral instance of " + parsedKey + ": " + decoded.key());
     }
