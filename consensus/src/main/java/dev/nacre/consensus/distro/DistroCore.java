@@ -146,9 +146,20 @@ final class DistroCore {
     return new DistroSnapshot(selfId, request.scope(), highWater, records);
   }
 
+  /**
+   * Records of a snapshot still on its way. Only a start's load takes them (applied as they come,
+   * so the apply overlaps the transfer); a pull needs the whole set to see what is missing.
+   */
+  List<DistroEffect> snapshotPartReceived(long requestId, List<DistroRecord> records, long now) {
+    if (load.isLoadRequest(requestId)) {
+      applier.applyInitialLoad(records, now);
+    }
+    return finish(now);
+  }
+
   List<DistroEffect> snapshotReceived(long requestId, DistroSnapshot snapshot, long now) {
     if (load.isLoadRequest(requestId)) {
-      applier.applyInitialLoad(snapshot, now);
+      applier.applyInitialLoad(snapshot.records(), now);
       snapshotsLoaded++;
       load.loaded(requestId);
       out.add(new DistroEffect.BecameReady(true));

@@ -1,6 +1,8 @@
 package dev.nacre.consensus.distro;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * Outbound messages to peers (gRPC in production, in-memory in tests). The receiving side hands
@@ -26,4 +28,15 @@ public interface DistroTransport {
    * {@code serveSnapshot} answer, or exceptionally when the peer could not be reached.
    */
   CompletableFuture<DistroSnapshot> requestSnapshot(String peerId, SnapshotRequest request);
+
+  /**
+   * As {@link #requestSnapshot(String, SnapshotRequest)}, but hands the records to {@code parts}
+   * as they arrive, in order, and completes with a snapshot that holds the records not handed
+   * over (none when the peer streamed them all). A transport that cannot stream hands nothing.
+   * If the call fails midway, the parts already handed over stay handed over.
+   */
+  default CompletableFuture<DistroSnapshot> requestSnapshot(String peerId, SnapshotRequest request,
+      Consumer<List<DistroRecord>> parts) {
+    return requestSnapshot(peerId, request);
+  }
 }

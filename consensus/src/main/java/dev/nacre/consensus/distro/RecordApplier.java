@@ -1,6 +1,7 @@
 package dev.nacre.consensus.distro;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -41,8 +42,8 @@ final class RecordApplier {
    * its own records the truth that verify copies (verify removes them from peers); its new writes
    * still outrank them.
    */
-  void applyInitialLoad(DistroSnapshot snapshot, long now) {
-    for (DistroRecord r : snapshot.records()) {
+  void applyInitialLoad(List<DistroRecord> records, long now) {
+    for (DistroRecord r : records) {
       if (r.owner().equals(selfId)) {
         revisions.observe(r.revision());
       } else {

@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -43,10 +44,14 @@ class RecordHomeTest {
   }
 
   DistroReplicator start(String id) {
+    return start(id, network.from(id));
+  }
+
+  DistroReplicator start(String id, DistroTransport transport) {
     MapHome home = new MapHome();
     RecordingHandler handler = new RecordingHandler();
     DistroReplicator r = new DistroReplicator(id, MEMBERS, DistroReplicatorTest.CONFIG,
-        network.from(id), handler, home, System::currentTimeMillis);
+        transport, handler, home, System::currentTimeMillis);
     home.attach(r.ownWrites());
     network.register(r);
     replicators.put(id, r);
@@ -117,6 +122,49 @@ class RecordHomeTest {
     await().atMost(DEADLINE).untilAsserted(() ->
         assertThat(homes.get("c").held()).isEqualTo(homes.get("a").held()).hasSize(2));
     assertThat(homes.get("c").view()).containsExactly(Map.entry(MapHome.PREFIX + "1", "one"));
+  }
+
+  /** A start's load takes each part as it comes: the apply overlaps the rest of the transfer. */
+  @Test
+  void aStartingMemberAppliesTheLoadsPartsBeforeTheLastArrives() {
+    start("a");
+    start("b");
+    replicators.get("a").whenReady().join();
+    for (int i = 0; i < 3; i++) {
+      homes.get("a").write(MapHome.PREFIX + i, "v" + i);
+    }
+    await().atMost(DEADLINE).until(() -> homes.get("b").held().size() == 3);
+    CompletableFuture<Void> lastPart = new CompletableFuture<>();
+    DistroTransport plain = network.from("c");
+    DistroTransport streaming = new DistroTransport() {
+      @Override
+      public CompletableFuture<Void> sendBatch(String peerId, DistroBatch batch) {
+        return plain.sendBatch(peerId, batch);
+      }
+
+      @Override
+      public CompletableFuture<DistroSnapshot> requestSnapshot(String peerId, SnapshotRequest r) {
+        return plain.requestSnapshot(peerId, r);
+      }
+
+      @Override
+      public CompletableFuture<DistroSnapshot> requestSnapshot(String peerId, SnapshotRequest r,
+          Consumer<List<DistroRecord>> parts) {
+        return plain.requestSnapshot(peerId, r).thenCompose(whole -> {
+          whole.records().forEach(record -> parts.accept(List.of(record)));
+          return lastPart.thenApply(x -> new DistroSnapshot(whole.sender(), whole.scope(),
+              whole.highWaterRevision(), List.of()));
+        });
+      }
+    };
+
+    DistroReplicator c = start("c", streaming);
+    await().atMost(DEADLINE).untilAsserted(() ->
+        assertThat(homes.get("c").held()).isEqualTo(homes.get("a").held()).hasSize(3));
+    assertThat(c.whenReady()).as("not ready before the last part").isNotDone();
+    lastPart.complete(null);
+    c.whenReady().join();
+    assertThat(homes.get("c").held()).isEqualTo(homes.get("a").held());
   }
 
   @Test

@@ -5,13 +5,16 @@ import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import dev.nacre.consensus.distro.DistroBatch;
+import dev.nacre.consensus.distro.DistroRecord;
 import dev.nacre.consensus.distro.DistroSnapshot;
 import dev.nacre.consensus.distro.DistroTransport;
 import dev.nacre.consensus.distro.SnapshotRequest;
 import io.grpc.Status;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -37,10 +40,16 @@ public final class GrpcDistroTransport implements DistroTransport {
 
   @Override
   public CompletableFuture<DistroSnapshot> requestSnapshot(String peerId, SnapshotRequest request) {
+    return requestSnapshot(peerId, request, null);
+  }
+
+  @Override
+  public CompletableFuture<DistroSnapshot> requestSnapshot(String peerId, SnapshotRequest request,
+      Consumer<List<DistroRecord>> handOver) {
     CompletableFuture<DistroSnapshot> parts = new CompletableFuture<>();
     try {
       channels.streamingStub(peerId).withDeadlineAfter(snapshotDeadline.toMillis(), TimeUnit.MILLISECONDS)
-          .snapshotParts(DistroMessages.toProto(request), SnapshotParts.collect(parts));
+          .snapshotParts(DistroMessages.toProto(request), SnapshotParts.collect(parts, handOver));
     } catch (RuntimeException e) {
       parts.completeExceptionally(e);
     }

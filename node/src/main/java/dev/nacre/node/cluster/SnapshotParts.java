@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * A Distro snapshot as a stream of parts, so that its size is not bounded by one gRPC message
@@ -41,9 +42,13 @@ final class SnapshotParts {
     });
   }
 
-  /** Receives the parts of one snapshot; {@code result} completes with them joined. */
+  /**
+   * Receives the parts of one snapshot; {@code result} completes with them joined, or, when
+   * {@code handOver} is given, each part's records go there as the part arrives and {@code
+   * result} completes with none.
+   */
   static ClientResponseObserver<dev.nacre.proto.peer.SnapshotRequest, dev.nacre.proto.peer.DistroSnapshot> collect(
-      CompletableFuture<DistroSnapshot> result) {
+      CompletableFuture<DistroSnapshot> result, Consumer<List<DistroRecord>> handOver) {
     return new ClientResponseObserver<>() {
       private final List<DistroRecord> records = new ArrayList<>();
       private DistroSnapshot first;
@@ -59,7 +64,11 @@ final class SnapshotParts {
         if (first == null) {
           first = decoded;
         }
-        records.addAll(decoded.records());
+        if (handOver != null) {
+          handOver.accept(decoded.records());
+        } else {
+          records.addAll(decoded.records());
+        }
       }
 
       @Override

@@ -58,6 +58,25 @@ class SnapshotPartsTest {
   }
 
   @Test
+  void partsCanBeHandedOverAsTheyArrive() throws Exception {
+    DistroSnapshot served = snapshot(6_000, 1024); // about 6 parts
+    String member = startPeer(servingParts(served));
+    List<Integer> handedOver = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<DistroRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    DistroSnapshot rest = transport(member).requestSnapshot(member, new SnapshotRequest(SELF, SnapshotRequest.Scope.ALL),
+        part -> {
+          handedOver.add(part.size());
+          records.addAll(part);
+        }).get(60, TimeUnit.SECONDS);
+
+    assertThat(rest.records()).as("nothing left once every part was handed over").isEmpty();
+    assertThat(rest.highWaterRevision()).isEqualTo(served.highWaterRevision());
+    assertThat(handedOver).as("one hand-over per part").hasSize(partsSent.get()).hasSizeGreaterThan(1);
+    assertThat(records).isEqualTo(served.records());
+  }
+
+  @Test
   void anEmptySnapshotIsOneEmptyPart() throws Exception {
     DistroSnapshot served = snapshot(0, 0);
     String member = startPeer(servingParts(served));
