@@ -5,7 +5,6 @@ import dev.nacre.consensus.raft.RaftConfig;
 import dev.nacre.consensus.raft.RaftMembers;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.RatisReplicatedLog;
-import dev.nacre.consensus.tls.SecretDerivedTls;
 import dev.nacre.naming.Naming;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.ephemeral.EphemeralRecord;
@@ -104,9 +103,6 @@ public final class Node implements AutoCloseable {
 
   private void startParts() throws InterruptedException, java.io.IOException {
     log.info("[{}] starting with {}", config.address(), config);
-    if (config.clustered()) {
-      SecretDerivedTls.loadInBackground(); // while RocksDB opens; the Raft and peer ports need it next
-    }
     readiness = new Readiness(config.clustered());
     Clock clock = Clock.systemUTC();
     Naming registry = Naming.open(config.address(), config.naming(), config.push(),

@@ -135,24 +135,6 @@ public final class SecretDerivedTls {
   }
 
   /**
-   * Loads the code {@link #issue} runs (BouncyCastle, the JDK's EC and X.509 code: about 0.5 s on
-   * a busy 2-core machine) on a daemon thread of its own, by issuing a certificate that is thrown
-   * away. A node calls it first thing, so that its real issues, on the start's critical path, find
-   * the code loaded (about 13 ms each) instead of loading it there.
-   */
-  public static void loadInBackground() {
-    Thread loader = new Thread(() -> {
-      try {
-        issue("nacre-tls-code-loader", "loader", "127.0.0.1");
-      } catch (RuntimeException e) {
-        // the real issue reports whatever this JDK lacks
-      }
-    }, "tls-code-loader");
-    loader.setDaemon(true);
-    loader.start();
-  }
-
-  /**
    * Netty puts the member key into a PKCS12 key store for each TLS context it builds (server,
    * client, admin: several per start), under a random password, in memory only. The JDK protects
    * such a key with 10,000 rounds of PBKDF2 twice per context, which made up a quarter of a node's
