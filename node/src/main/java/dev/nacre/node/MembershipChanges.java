@@ -74,12 +74,12 @@ final class MembershipChanges implements MembersApi.Membership {
           + " members are added to a cluster, which starts with " + NodeConfig.MEMBERS
           + " listing at least two members and a shared " + NodeConfig.SECRET);
     }
-    return MemberList.membersOf(raft.awaitStarted().currentPeers());
+    return MemberList.membersOf(raft.awaitStarted().admin().currentPeers());
   }
 
   private List<String> change(List<String> target) {
     Duration tenCp = config.cpTimeout().multipliedBy(10);
-    raft.awaitStarted().changePeers(peersOf(target), tenCp.compareTo(MIN_BOUND) > 0 ? tenCp : MIN_BOUND);
+    raft.awaitStarted().admin().changePeers(peersOf(target), tenCp.compareTo(MIN_BOUND) > 0 ? tenCp : MIN_BOUND);
     learnt.accept(target);
     return target;
   }

@@ -238,7 +238,7 @@ public final class Node implements AutoCloseable {
 
   /** The members in this node's Raft configuration; empty until its Raft member runs. */
   private static Optional<RaftMembers> raftMembers(StartingReplicatedLog raft) {
-    return raft.running().map(RatisReplicatedLog::members);
+    return raft.running().map(running -> running.admin().members());
   }
 
   /** The cluster's members now (the configured ones for a standalone node). */

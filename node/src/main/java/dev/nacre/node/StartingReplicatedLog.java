@@ -1,6 +1,7 @@
 package dev.nacre.node;
 
 import dev.nacre.consensus.raft.ConsensusUnavailableException;
+import dev.nacre.consensus.raft.RaftAdmin;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.RatisReplicatedLog;
 import dev.nacre.consensus.raft.ReplicatedLog;
@@ -60,20 +61,20 @@ final class StartingReplicatedLog implements ReplicatedLog {
     return started.isDone() && !started.isCompletedExceptionally() ? Optional.of(started.join()) : Optional.empty();
   }
 
-  /** @see RatisReplicatedLog#takeSnapshot() */
+  /** @see RaftAdmin#takeSnapshot() */
   long takeSnapshot() {
-    return awaitStarted().takeSnapshot();
+    return awaitStarted().admin().takeSnapshot();
   }
 
-  /** @see RatisReplicatedLog#transferLeadership(String) */
+  /** @see RaftAdmin#transferLeadership(String) */
   void transferLeadership(String peerId) {
-    awaitStarted().transferLeadership(peerId);
+    awaitStarted().admin().transferLeadership(peerId);
   }
 
   /** The latest Raft snapshot; empty before the member runs or before its first snapshot. */
-  Optional<RatisReplicatedLog.SnapshotStatus> latestSnapshot() {
+  Optional<RaftAdmin.SnapshotStatus> latestSnapshot() {
     RatisReplicatedLog log = started.getNow(null);
-    return log == null ? Optional.empty() : log.latestSnapshot();
+    return log == null ? Optional.empty() : log.admin().latestSnapshot();
   }
 
   @Override

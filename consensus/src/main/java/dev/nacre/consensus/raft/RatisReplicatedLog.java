@@ -3,12 +3,12 @@ package dev.nacre.consensus.raft;
 import dev.nacre.consensus.raft.internal.AppliedIndexWaiters;
 import dev.nacre.consensus.raft.internal.ApplyResult;
 import dev.nacre.consensus.raft.internal.BoundedCalls;
+import dev.nacre.consensus.raft.internal.BoundedServerStop;
 import dev.nacre.consensus.raft.internal.EarlyElection;
 import dev.nacre.consensus.raft.internal.EntryCodec;
 import dev.nacre.consensus.raft.internal.ForwardedRequests;
 import dev.nacre.consensus.raft.internal.LeaderEntries;
 import dev.nacre.consensus.raft.internal.LeaderWatch;
-import dev.nacre.consensus.raft.internal.MembershipChange;
 import dev.nacre.consensus.raft.internal.OperationBatcher;
 import dev.nacre.consensus.raft.internal.RatisProperties;
 import dev.nacre.consensus.raft.internal.RenewableClient;
@@ -18,12 +18,9 @@ import dev.nacre.consensus.raft.internal.StateMachineAdapter;
 import dev.nacre.consensus.raft.internal.TrackedOperation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -42,10 +39,8 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.server.RaftConfiguration;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
-import org.apache.ratis.statemachine.SnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,6 +101,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   private final String forwardOrigin;
   private final AtomicLong forwardSequence = new AtomicLong();
   private final ReadIndexBarrier readIndex;
+  private final RaftAdmin admin;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private RatisReplicatedLog(RaftConfig config, ReplicatedStateMachine stateMachine) throws IOException {
@@ -145,6 +141,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     this.client = new RenewableClient(config.selfId(), "entries and reads", this::newClient);
     this.forwarder = new RenewableClient(config.selfId(), "batches forwarded to the leader", this::newClient);
     this.readIndex = new ReadIndexBarrier(client::current, selfId, calls, config.electionTimeoutMax().toMillis());
+    this.admin = new RaftAdmin(config, groupId, selfId, server, client, this::newClient);
   }
 
   /**
@@ -290,107 +287,9 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     return (now - behindSeenNanos) / 1_000_000;
   }
 
-  /**
-   * The latest Raft snapshot this member holds: its log index and how long ago it was written
-   * (from its folder's time), or empty before the first one.
-   */
-  public Optional<SnapshotStatus> latestSnapshot() {
-    try {
-      SnapshotInfo info = server.getDivision(groupId).getStateMachine().getLatestSnapshot();
-      if (info == null || info.getFiles() == null || info.getFiles().isEmpty()) {
-        return Optional.empty();
-      }
-      long ageMillis = System.currentTimeMillis()
-          - Files.getLastModifiedTime(info.getFiles().get(0).getPath()).toMillis();
-      return Optional.of(new SnapshotStatus(info.getIndex(), Math.max(0, ageMillis)));
-    } catch (IOException | RuntimeException e) {
-      return Optional.empty();
-    }
-  }
-
-  /** @see #latestSnapshot() */
-  public record SnapshotStatus(long index, long ageMillis) {}
-
-  /**
-   * Has this member write a snapshot of its state now, whatever the automatic threshold says, so
-   * that its log can be purged up to it; returns the snapshot's log index. Blocks up to the
-   * request timeout.
-   */
-  public long takeSnapshot() {
-    try {
-      RaftClientReply reply = client.current().getSnapshotManagementApi(selfId)
-          .create(true, config.requestTimeout().toMillis());
-      if (!reply.isSuccess()) {
-        throw new ConsensusUnavailableException("[" + config.selfId() + "] the Raft member did not write a snapshot: "
-            + reply.getException() + "; check its log and the free space of " + config.storageDir(), reply.getException());
-      }
-      return reply.getLogIndex();
-    } catch (IOException e) {
-      throw new ConsensusUnavailableException("[" + config.selfId() + "] could not ask the Raft member for a snapshot"
-          + " within " + config.requestTimeout().toMillis() + " ms (" + e.getMessage() + ")", e);
-    }
-  }
-
-  /**
-   * Asks the leader to hand leadership to the member {@code peerId} (a configured member) and
-   * returns once that member leads. Blocks up to the request timeout; fails when the group has no
-   * leader, the member is not up to date or does not answer.
-   */
-  public void transferLeadership(String peerId) {
-    Map<String, String> peers = currentPeers();
-    if (!peers.containsKey(peerId)) {
-      throw new IllegalArgumentException(peerId + " is not a member of the Raft group; members: " + peers.keySet());
-    }
-    try {
-      RaftClientReply reply = client.current().admin().transferLeadership(RaftPeerId.valueOf(peerId),
-          config.requestTimeout().toMillis());
-      if (!reply.isSuccess()) {
-        throw new ConsensusUnavailableException("[" + config.selfId() + "] leadership did not move to " + peerId + ": "
-            + reply.getException(), reply.getException());
-      }
-    } catch (IOException e) {
-      throw new ConsensusUnavailableException("[" + config.selfId() + "] leadership did not move to " + peerId
-          + " within " + config.requestTimeout().toMillis() + " ms (" + e.getMessage() + "); is it up and caught up?", e);
-    }
-  }
-
-  /**
-   * The group's voting members as this member knows them (peer id to Raft address): from the
-   * configuration in its log once it has one (it survives restarts), else the configured peers.
-   * While a change is under way, the members it moves to.
-   */
-  public Map<String, String> currentPeers() {
-    return members().peers();
-  }
-
-  /** As {@link #currentPeers()}, with the log index of the configuration they come from. */
-  public RaftMembers members() {
-    try {
-      RaftConfiguration conf = server.getDivision(groupId).getRaftConf();
-      return new RaftMembers(conf.getLogEntryIndex(), MembershipChange.peersOf(conf));
-    } catch (IOException e) {
-      throw new ConsensusUnavailableException("[" + config.selfId() + "] Raft member not running", e);
-    }
-  }
-
-  /**
-   * Makes {@code peers} (peer id to {@code host:raftPort}) the group's voting members, through the
-   * leader; a new member must already run (with these peers configured) so that it can catch up.
-   * Blocks until the change is committed and known here, at most {@code bound}.
-   *
-   * @throws ConsensusUnavailableException when it did not happen within the bound
-   */
-  public void changePeers(Map<String, String> peers, Duration bound) {
-    if (peers.isEmpty()) {
-      throw new IllegalArgumentException("a Raft group needs at least one member");
-    }
-    new MembershipChange(config.selfId(), this::newClient, () -> {
-      try {
-        return server.getDivision(groupId).getRaftConf();
-      } catch (IOException e) {
-        return null;
-      }
-    }).apply(peers, bound);
+  /** This member's snapshots, leadership transfer and membership. */
+  public RaftAdmin admin() {
+    return admin;
   }
 
   @Override
@@ -435,29 +334,8 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     calls.close(() -> stopped("complete"));
     client.close();
     forwarder.close();
-    closeBounded(server);
+    BoundedServerStop.close(config.selfId(), server, SERVER_CLOSE_BOUND_MS, log);
     batchCallbacks.shutdown();
-  }
-
-  /**
-   * Ratis waits for its gRPC server to terminate without a bound; a stream that never ends once
-   * hung a node's stop (seen once in a test that stops three members in one JVM). A stop that
-   * takes longer than the bound is logged and left to finish (or to the JVM's exit) on its own
-   * thread.
-   */
-  private void closeBounded(RaftServer raftServer) {
-    Thread closer = new Thread(() -> closeQuietly("server", raftServer), "nacre-raft-close-" + config.selfId());
-    closer.setDaemon(true);
-    closer.start();
-    try {
-      closer.join(SERVER_CLOSE_BOUND_MS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    if (closer.isAlive()) {
-      log.warn("[{}] the Raft server did not stop within {} ms; going on without waiting for it", config.selfId(),
-          SERVER_CLOSE_BOUND_MS);
-    }
   }
 
   private RuntimeException translate(String what, Throwable error) {
@@ -499,13 +377,5 @@ public final class RatisReplicatedLog implements ReplicatedLog {
       t.setDaemon(true);
       return t;
     };
-  }
-
-  private void closeQuietly(String what, AutoCloseable closeable) {
-    try {
-      closeable.close();
-    } catch (Exception e) {
-      log.warn("[{}] closing the Raft {} failed", config.selfId(), what, e);
-    }
   }
 }

@@ -41,7 +41,7 @@ class SnapshotInstallTest {
       await().atMost(Duration.ofSeconds(20))
           .until(() -> cluster.log(leader).firstLogIndex() > laggingLast + 1);
       // What an operator sees of it (nacre_raft_snapshot_index / _age_seconds).
-      var snapshot = cluster.log(leader).latestSnapshot().orElseThrow();
+      var snapshot = cluster.log(leader).admin().latestSnapshot().orElseThrow();
       assertThat(snapshot.index()).isGreaterThanOrEqualTo(THRESHOLD).isLessThanOrEqualTo(cluster.log(leader).status().appliedIndex());
       assertThat(snapshot.ageMillis()).isBetween(0L, 60_000L);
 

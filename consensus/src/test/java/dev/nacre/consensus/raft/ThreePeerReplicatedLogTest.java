@@ -308,19 +308,19 @@ class ThreePeerReplicatedLogTest {
       cluster.log(follower).submit(KvStateMachine.put("before", "transfer")).join();
 
       String target = cluster.log(follower).config().selfId();
-      cluster.log(follower).transferLeadership(target); // asked through any member
+      cluster.log(follower).admin().transferLeadership(target); // asked through any member
       assertThat(cluster.awaitLeader(ELECTION)).as("the named member leads").isEqualTo(follower);
-      assertThatThrownBy(() -> cluster.log(leader).transferLeadership("not-a-member"))
+      assertThatThrownBy(() -> cluster.log(leader).admin().transferLeadership("not-a-member"))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a member");
 
       for (int i = 0; i < 5; i++) {
         cluster.log(leader).submit(KvStateMachine.put("k" + i, "v" + i)).join();
       }
       long applied = cluster.log(leader).status().appliedIndex();
-      assertThat(cluster.log(leader).latestSnapshot()).as("below the automatic threshold: none yet").isEmpty();
-      long index = cluster.log(leader).takeSnapshot();
+      assertThat(cluster.log(leader).admin().latestSnapshot()).as("below the automatic threshold: none yet").isEmpty();
+      long index = cluster.log(leader).admin().takeSnapshot();
       assertThat(index).isGreaterThanOrEqualTo(applied);
-      assertThat(cluster.log(leader).latestSnapshot().orElseThrow().index()).isEqualTo(index);
+      assertThat(cluster.log(leader).admin().latestSnapshot().orElseThrow().index()).isEqualTo(index);
     }
   }
 }

@@ -3,8 +3,8 @@ package dev.nacre.node.metrics;
 import com.google.common.base.Suppliers;
 import dev.nacre.consensus.distro.DistroReplicator;
 import dev.nacre.consensus.distro.DistroStatus;
+import dev.nacre.consensus.raft.RaftAdmin;
 import dev.nacre.consensus.raft.RaftStatus;
-import dev.nacre.consensus.raft.RatisReplicatedLog;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.RegistryCounts;
 import dev.nacre.naming.push.PushObserver;
@@ -99,9 +99,9 @@ public final class NodeMetrics implements AutoCloseable {
   }
 
   /** Raft snapshot figures, read when scraped: index -1 and age -1 before the first snapshot. */
-  public void watchRaftSnapshot(Supplier<Optional<RatisReplicatedLog.SnapshotStatus>> latest) {
+  public void watchRaftSnapshot(Supplier<Optional<RaftAdmin.SnapshotStatus>> latest) {
     gauge("nacre.raft.snapshot.index", "log index of the latest Raft snapshot held here (-1: none yet)",
-        () -> latest.get().map(RatisReplicatedLog.SnapshotStatus::index).orElse(-1L));
+        () -> latest.get().map(RaftAdmin.SnapshotStatus::index).orElse(-1L));
     gauge("nacre.raft.snapshot.age.seconds", "how long ago the latest Raft snapshot was written (-1: none yet)",
         () -> latest.get().map(s -> s.ageMillis() / 1000.0).orElse(-1.0));
   }
