@@ -1,13 +1,11 @@
 package dev.nacre.cluster;
 
 import dev.nacre.cluster.check.CheckResult;
-import dev.nacre.cluster.check.DurabilityChecker;
 import dev.nacre.cluster.check.History;
 import dev.nacre.cluster.check.HistoryRecorder;
 import dev.nacre.cluster.check.InstanceKey;
 import dev.nacre.cluster.check.LinearizabilityChecker;
 import dev.nacre.cluster.check.LinearizabilityResult;
-import dev.nacre.cluster.check.LivenessChecker;
 import dev.nacre.cluster.check.Mode;
 import dev.nacre.cluster.check.Outcome;
 import dev.nacre.cluster.check.Verdict;
@@ -18,13 +16,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
 
 /**
  * One fault scenario: a {@link LocalCluster}, the clients' recorded history, the fault timeline the
@@ -42,6 +37,9 @@ import java.util.stream.Collectors;
  * {@value #SEED} (the seed of the workloads' operation choices and of the scenario's own random
  * choices; random if absent, always printed), {@value #RESULTS} (folder of verdicts.log,
  * default {@code target/fault-suite}). Not thread-safe: one test thread drives a scenario.
+ *
+ * <p>The checks' results and the verdict line are kept by a {@link ScenarioVerdict}, the faults'
+ * times by a {@link FaultTimeline}; this class runs the cluster, the workloads and the faults.
  */
 final class Scenario implements AutoCloseable {
   static final String NODES = "nacre.suite.nodes";
@@ -57,31 +55,19 @@ final class Scenario implements AutoCloseable {
   /** How long a minority may take to refuse a CP write: the CP timeout (3 s) plus slack. */
   static final Duration MINORITY_REFUSAL = Duration.ofMillis(4_500);
 
-  /** One named check and its result. */
-  record Check(String name, Verdict verdict, String report) {}
-
   private final String name;
   private final long seed;
   private final Random random;
   private final long startNanos = System.nanoTime();
-  private final VerdictLog log;
+  private final ScenarioVerdict verdict;
   private final LocalCluster cluster;
-  /** Members at the start (the verdict line's nodes=); the cluster may hold spare nodes besides. */
-  private final int startSize;
+  private final FaultTimeline timeline;
   private final HistoryRecorder recorder = new HistoryRecorder();
   private final WorkloadClient client;
   private final ElectionWatch elections;
   private final AtomicInteger processIds = new AtomicInteger();
   private final List<Workload> workloads = new ArrayList<>();
-  /** How long a CP write in flight may take to be answered (the CP timeout and some slack). */
-  private static final Duration CP_WRITE_ANSWERED = Duration.ofSeconds(4);
-  private final List<LivenessChecker.CpDisruption> disruptions = new ArrayList<>();
-  private final List<LivenessChecker.NodeOutage> outages = new ArrayList<>();
-  private final Map<Integer, Long> downSince = new TreeMap<>();
   private final Set<String> services = new TreeSet<>();
-  private final List<Check> checks = new ArrayList<>();
-  private final List<String> notes = new ArrayList<>();
-  private boolean finished;
 
   static ScenarioBuilder builder(String name) {
     return new ScenarioBuilder(name);
@@ -90,22 +76,18 @@ final class Scenario implements AutoCloseable {
   Scenario(String name, int size, int spares, long seed, Path dir, Map<String, String> settings) {
     this.name = name;
     this.seed = seed;
-    this.startSize = size;
     this.random = new Random(seed);
-    this.log = new VerdictLog(Path.of(System.getProperty(RESULTS, "target/fault-suite")));
-    log.started(name, size, seed);
-    System.out.printf("SCENARIO %s starting: nodes=%d seed=%d (replay with -D%s=%d -D%s=%d)%n", name, size, seed,
-        SEED, seed, NODES, size);
+    this.verdict = new ScenarioVerdict(name, size, seed, startNanos);
     LocalCluster c = null;
     try {
       c = spares == 0 ? LocalCluster.start(dir, size, settings)
           : LocalCluster.startGrowable(dir, size, size + spares, settings);
     } catch (RuntimeException e) {
-      log.verdict(line("FAIL", "aborted=cluster-did-not-start"));
-      finished = true;
+      verdict.clusterDidNotStart(recorder.history());
       throw e;
     }
     this.cluster = c;
+    this.timeline = new FaultTimeline(cluster);
     this.client = new WorkloadClient(cluster, recorder);
     this.elections = new ElectionWatch(cluster);
   }
@@ -156,9 +138,7 @@ final class Scenario implements AutoCloseable {
 
   /** A line for the report (printed with the verdict, not part of it). */
   void note(String format, Object... args) {
-    String s = String.format(Locale.ROOT, format, args);
-    notes.add(s);
-    System.out.println("  " + name + ": " + s);
+    verdict.note(String.format(Locale.ROOT, format, args));
   }
 
   /** {@code count} persistent-instance keys of {@code service}: {@code 127.0.<octet>.1:80} onwards. */
@@ -234,13 +214,13 @@ final class Scenario implements AutoCloseable {
 
   /** Stops node i now (an outage for the liveness checker until {@link #restart}). */
   void kill(int i) {
-    downSince.put(i, System.nanoTime());
+    timeline.down(i);
     cluster.stopNode(i);
   }
 
   /** Stops node i and deletes its folder (disk lost). */
   void wipe(int i) {
-    downSince.putIfAbsent(i, System.nanoTime());
+    timeline.downUnlessDown(i);
     cluster.wipeNode(i);
   }
 
@@ -255,10 +235,7 @@ final class Scenario implements AutoCloseable {
   /** Starts node i again on its folder; ends its outage. */
   void restart(int i) {
     cluster.startNode(i);
-    Long from = downSince.remove(i);
-    if (from != null) {
-      outages.add(new LivenessChecker.NodeOutage(cluster.address(i), from, System.nanoTime()));
-    }
+    timeline.up(List.of(i));
   }
 
   /**
@@ -267,18 +244,12 @@ final class Scenario implements AutoCloseable {
    */
   void restartTogether(Collection<Integer> indexes) {
     NodeStarter.startTogether(cluster, indexes, this::dump);
-    long now = System.nanoTime();
-    for (int i : indexes) {
-      Long from = downSince.remove(i);
-      if (from != null) {
-        outages.add(new LivenessChecker.NodeOutage(cluster.address(i), from, now));
-      }
-    }
+    timeline.up(indexes);
   }
 
   /** Records that node i is down (paused, or unreachable for clients) over an interval. */
   void outage(int i, long fromNanos, long toNanos) {
-    outages.add(new LivenessChecker.NodeOutage(cluster.address(i), fromNanos, toNanos));
+    timeline.outage(i, fromNanos, toNanos);
   }
 
   /**
@@ -286,9 +257,7 @@ final class Scenario implements AutoCloseable {
    * CP write on {@code majority} within its bound. Returns the time recorded.
    */
   long disruption(String label, Collection<Integer> majority) {
-    long now = System.nanoTime();
-    disruptions.add(new LivenessChecker.CpDisruption(label, now, cluster.addresses(majority)));
-    return now;
+    return timeline.disruption(label, majority);
   }
 
   // ---- checks ----
@@ -298,8 +267,8 @@ final class Scenario implements AutoCloseable {
   }
 
   /** A scenario-specific check, e.g. "minority-refuses". */
-  void check(String checkName, Verdict verdict, String report) {
-    checks.add(new Check(checkName, verdict, report));
+  void check(String checkName, Verdict result, String report) {
+    verdict.check(checkName, result, report);
   }
 
   /** A scenario-specific check that passes iff {@code ok}. */
@@ -317,29 +286,10 @@ final class Scenario implements AutoCloseable {
   /**
    * Reads the persistent instances of every checked service from each of {@code nodes} with a
    * linearizable read (so each has caught up with the log), retrying within {@code catchUp}, and
-   * checks them against the acknowledged writes.
+   * checks them against the acknowledged writes ({@link DurabilityCheck}).
    */
   CheckResult checkDurable(Collection<Integer> nodes, Duration catchUp) {
-    Map<String, Map<InstanceKey, String>> finals = new TreeMap<>();
-    List<String> silent = new ArrayList<>();
-    for (int i : nodes) {
-      long start = System.nanoTime();
-      Optional<Map<InstanceKey, String>> state = Polling.poll(catchUp, () -> client.persistentState(i, services));
-      if (state.isPresent()) {
-        finals.put(cluster.address(i), state.get());
-        long ms = (System.nanoTime() - start) / 1_000_000;
-        if (ms > 500) {
-          note("node %d answered its final linearizable read after %d ms", i, ms);
-        }
-      } else {
-        silent.add(cluster.address(i));
-      }
-    }
-    CheckResult r = new DurabilityChecker().check(history(), finals);
-    if (!silent.isEmpty()) {
-      r = new CheckResult(Verdict.fail("no linearizable read answered within " + catchUp.toMillis() + " ms by "
-          + silent + "; " + r.verdict().line()), r.details());
-    }
+    CheckResult r = DurabilityCheck.check(this, services, nodes, catchUp);
     check("durability", r.verdict(), r.report());
     return r;
   }
@@ -370,11 +320,7 @@ final class Scenario implements AutoCloseable {
 
   /** CP writes resume within {@code bound} after each disruption; AP writes on live nodes all OK. */
   CheckResult checkLiveness(Duration bound) {
-    Map<Integer, Long> open = new TreeMap<>(downSince);
-    List<LivenessChecker.NodeOutage> all = new ArrayList<>(outages);
-    long now = System.nanoTime();
-    open.forEach((i, from) -> all.add(new LivenessChecker.NodeOutage(cluster.address(i), from, now)));
-    CheckResult r = new LivenessChecker(bound).check(history(), disruptions, all);
+    CheckResult r = timeline.checkLiveness(bound, history());
     check("liveness", r.verdict(), r.report());
     return r;
   }
@@ -386,16 +332,7 @@ final class Scenario implements AutoCloseable {
    * evidence (issue 11 §4: a run that ended 7.2 s into an 8 s bound with two refusals).
    */
   void awaitLivenessEvidence(Duration bound) {
-    long deadline = disruptions.stream().mapToLong(LivenessChecker.CpDisruption::atNanos).max().orElse(0)
-        + bound.toNanos() + CP_WRITE_ANSWERED.toNanos();
-    long waitMs = Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
-    org.awaitility.Awaitility.await().atMost(Duration.ofMillis(waitMs + 1_000)).pollInterval(Duration.ofMillis(50))
-        .until(() -> System.nanoTime() >= deadline || disruptions.stream().allMatch(this::recovered));
-  }
-
-  private boolean recovered(LivenessChecker.CpDisruption d) {
-    return history().ops().stream().anyMatch(op -> op.mode() == Mode.CP && op.kind().isWrite()
-        && op.outcome() == Outcome.OK && op.invokeNanos() >= d.atNanos() && d.majorityNodes().contains(op.node()));
+    timeline.awaitEvidence(bound, this::history);
   }
 
   // ---- the verdict ----
@@ -422,42 +359,7 @@ final class Scenario implements AutoCloseable {
     if (cluster.faults().dropped() > 0) {
       note("%d calls between nodes dropped by the link faults", cluster.faults().dropped());
     }
-    if (checks.isEmpty()) {
-      expect("checks", false, "the scenario ran no check");
-    }
-    boolean failed = checks.stream().anyMatch(c -> c.verdict().status() == Verdict.Status.FAIL);
-    boolean undecided = checks.stream().anyMatch(c -> c.verdict().status() == Verdict.Status.INCONCLUSIVE);
-    String status = failed ? "FAIL" : undecided ? "INCONCLUSIVE" : "PASS";
-    String results = checks.stream().map(c -> c.name() + "=" + switch (c.verdict().status()) {
-      case PASS -> "ok";
-      case FAIL -> "FAIL";
-      case INCONCLUSIVE -> "inconclusive";
-    }).collect(Collectors.joining(" "));
-    String line = line(status, results);
-    StringBuilder report = new StringBuilder(line).append('\n');
-    for (Check c : checks) {
-      report.append("  ").append(c.name()).append(": ")
-          .append((c.report().isEmpty() ? c.verdict().line() : c.report()).replace("\n", "\n    ")).append('\n');
-    }
-    notes.forEach(n -> report.append("  note: ").append(n).append('\n'));
-    finished = true;
-    log.verdict(line);
-    log.report(report.toString());
-    System.out.print(report);
-    if (!status.equals("PASS")) {
-      String dump = dump();
-      log.failure(name, seed, report + "\n" + dump + "\nhistory:\n" + history().dump());
-      throw new AssertionError(report + "\ncluster state at the verdict:\n" + dump + "replay: -D" + SEED + "="
-          + seed + " -D" + NODES + "=" + startSize + " (history in " + log.failureFile(name, seed) + ")");
-    }
-  }
-
-  private String line(String status, String results) {
-    History h = recorder.history();
-    long unknown = h.ops().stream().filter(o -> o.outcome() == Outcome.UNKNOWN).count();
-    double secs = (System.nanoTime() - startNanos) / 1e9;
-    return String.format(Locale.ROOT, "SCENARIO %s nodes=%d seed=%d %s ops=%d unknown=%d %s %.1fs", name,
-        startSize, seed, status, h.size(), unknown, results, secs).replace("  ", " ");
+    verdict.finish(history(), this::dump);
   }
 
   String dump() {
@@ -479,15 +381,7 @@ final class Scenario implements AutoCloseable {
   @Override
   public void close() {
     try {
-      if (!finished) {
-        finished = true;
-        String line = line("FAIL", "aborted=no-verdict");
-        log.verdict(line);
-        System.out.println(line);
-        if (cluster != null) {
-          log.failure(name, seed, line + "\n" + dump() + "\nhistory:\n" + history().dump());
-        }
-      }
+      verdict.abortIfUnfinished(history(), this::dump);
       stopWorkloads();
     } finally {
       if (elections != null) {

@@ -1,17 +1,12 @@
 package dev.nacre.console;
 
+import static dev.nacre.console.ConsolePage.field;
+import static dev.nacre.console.ConsolePage.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.nacre.node.Node;
-import dev.nacre.node.config.NodeConfig;
-import dev.nacre.node.testkit.FreePorts;
-import dev.nacre.node.testkit.Http;
 import dev.nacre.node.testkit.RawNacosClient;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -24,7 +19,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 
 /**
@@ -36,53 +30,34 @@ import org.openqa.selenium.WebElement;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ConsoleAdminTest {
   private static final String NAMESPACES = "/nacos/v1/console/namespaces";
-  private static final ObjectMapper JSON = new ObjectMapper();
 
-  private Node node;
-  private Http http;
-  private String base;
-  private Chromium chromium;
-  private WebDriver browser;
   private ConsolePage page;
 
   @BeforeAll
   @Timeout(90)
   void start(@TempDir Path dir) {
-    int port = FreePorts.mainPort();
-    node = Node.start(NodeConfig.from(ConsolePage.nodeSettings(port, dir.resolve("node"))));
-    base = "http://127.0.0.1:" + port;
-    http = new Http(base);
-    chromium = new Chromium(dir.resolve("chromium-profile"),
-        Path.of(System.getProperty("nacre.console.artifacts", "target/console-artifacts")));
-    page = new ConsolePage(chromium);
-    browser = page.browser();
+    page = ConsolePage.start(dir);
   }
 
   @AfterAll
   void stop() {
-    try {
-      if (chromium != null) {
-        chromium.close();
-      }
-    } finally {
-      if (node != null) {
-        node.close();
-      }
+    if (page != null) {
+      page.close();
     }
   }
 
   @Test
   void createsRenamesAndDeletesANamespaceAndTheApiAgrees() {
     page.inBrowser("ConsoleAdminTest-namespaces", () -> {
-      browser.get(base + "/nacos/");
+      page.open();
       page.waitForText(field(namespaceRow("public"), "name"), "public");
-      assertThat(browser.findElement(By.cssSelector(namespaceRow("public") + " button.delete-namespace")).isEnabled())
-          .as("public cannot be deleted").isFalse();
+      assertThat(page.browser().findElement(By.cssSelector(namespaceRow("public") + " button.delete-namespace"))
+          .isEnabled()).as("public cannot be deleted").isFalse();
 
       type("ns-id", "staging");
       type("ns-name", "Staging");
       type("ns-desc", "before release");
-      browser.findElement(By.id("ns-submit")).click();
+      page.browser().findElement(By.id("ns-submit")).click();
       await("the API to list the new namespace").atMost(Duration.ofSeconds(15))
           .untilAsserted(() -> assertThat(apiNamespace("staging")).isPresent());
       assertThat(apiNamespace("staging").orElseThrow().get("namespaceDesc").asText()).isEqualTo("before release");
@@ -90,9 +65,10 @@ class ConsoleAdminTest {
       assertThat(page.text(By.id("namespace"))).as("the namespace filter offers it").contains("Staging (staging)");
 
       page.click(By.cssSelector(namespaceRow("staging") + " button.edit-namespace"));
-      assertThat(browser.findElement(By.id("ns-id")).getAttribute("readonly")).as("an id cannot change").isNotNull();
+      assertThat(page.browser().findElement(By.id("ns-id")).getAttribute("readonly")).as("an id cannot change")
+          .isNotNull();
       type("ns-name", "Staging 2");
-      browser.findElement(By.id("ns-submit")).click();
+      page.browser().findElement(By.id("ns-submit")).click();
       await("the API to show the new name").atMost(Duration.ofSeconds(15)).untilAsserted(() ->
           assertThat(apiNamespace("staging").orElseThrow().get("namespaceShowName").asText()).isEqualTo("Staging 2"));
       page.waitForText(field(namespaceRow("staging"), "name"), "Staging 2");
@@ -106,13 +82,13 @@ class ConsoleAdminTest {
           .untilAsserted(() -> assertThat(apiNamespace("staging")).isEmpty());
       page.waiting(ConsolePage.UI_WAIT).withMessage(() -> "waited for the namespace's row to go")
           .until(d -> d.findElements(By.cssSelector(namespaceRow("staging"))).isEmpty());
-      assertThat(browser.findElement(By.id("action-error")).isDisplayed()).as("an action error shown").isFalse();
+      assertThat(page.browser().findElement(By.id("action-error")).isDisplayed()).as("an action error shown").isFalse();
     });
   }
 
   @Test
   void showsAServicesSubscriberAndTheConnectedClientWithWhatItRegistered() throws Exception {
-    try (RawNacosClient client = new RawNacosClient(node.config().clientGrpcPort())) {
+    try (RawNacosClient client = new RawNacosClient(page.node().config().clientGrpcPort())) {
       client.setUp();
       // The JVM's first gRPC connection loads its classes: on a busy machine that alone takes seconds.
       client.next("SetupAckRequest", ConsolePage.UI_WAIT);
@@ -122,12 +98,12 @@ class ConsoleAdminTest {
           .isEqualTo(200);
       assertThat(client.call("SubscribeServiceRequest", "{\"namespace\":\"public\",\"serviceName\":\"watched\","
           + "\"groupName\":\"DEFAULT_GROUP\",\"subscribe\":true,\"clusters\":\"\"}").resultCode()).isEqualTo(200);
-      JsonNode ids = json(http.get("/nacos/v2/ns/client/list", Map.of())).get("data");
+      JsonNode ids = json(page.http().get("/nacos/v2/ns/client/list", Map.of())).get("data");
       assertThat(ids).hasSize(1);
       String clientId = ids.get(0).asText();
 
       page.inBrowser("ConsoleAdminTest-clients", () -> {
-        browser.get(base + "/nacos/");
+        page.open();
         String row = "#clients tr[data-client='" + clientId + "']";
         page.waitForText(field(row, "version"), "Nacos-Java-Client:v2.5.1");
         assertThat(page.text(field(row, "registered"))).isEqualTo("public/DEFAULT_GROUP@@watched 127.0.0.1:6201");
@@ -149,31 +125,19 @@ class ConsoleAdminTest {
   }
 
   private void type(String id, String text) {
-    WebElement input = browser.findElement(By.id(id));
+    WebElement input = page.browser().findElement(By.id(id));
     input.clear();
     input.sendKeys(text);
   }
 
   private Optional<JsonNode> apiNamespace(String id) {
-    JsonNode list = json(http.get(NAMESPACES, Map.of())).get("data");
+    JsonNode list = json(page.http().get(NAMESPACES, Map.of())).get("data");
     return StreamSupport.stream(list.spliterator(), false).filter(n -> n.get("namespace").asText().equals(id)).findFirst();
   }
 
-  private static JsonNode json(Http.Response r) {
-    assertThat(r.status()).as("API answer: %s", r.body()).isEqualTo(200);
-    try {
-      return JSON.readTree(r.body());
-    } catch (IOException e) {
-      throw new UncheckedIOException("not JSON: " + r.body(), e);
-    }
-  }
 
   private static String namespaceRow(String id) {
     return "#namespaces tr[data-namespace='" + id + "']";
   }
 
-  /** A cell of a row, by its data-field. */
-  private static By field(String row, String name) {
-    return By.cssSelector(row + " td[data-field='" + name + "']");
-  }
 }

@@ -3,16 +3,12 @@ package dev.nacre.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.nacre.node.Node;
 import dev.nacre.node.config.AuthSettings;
-import dev.nacre.node.config.NodeConfig;
-import dev.nacre.node.testkit.FreePorts;
 import dev.nacre.node.testkit.Http;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Map;
-import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,25 +21,20 @@ class ConsoleLoginTest {
 
   @Test
   void asksForALoginThenShowsWhatTheUserMayRead() throws Exception {
-    int port = FreePorts.mainPort();
-    Properties p = ConsolePage.nodeSettings(port, dir.resolve("node"));
-    p.setProperty(AuthSettings.ENABLED, "true");
-    p.setProperty(AuthSettings.TOKEN_KEY, Base64.getEncoder().encodeToString(
-        "the console test's 32-byte key!!".getBytes(StandardCharsets.UTF_8)));
-    String base = "http://127.0.0.1:" + port;
-    try (Node node = Node.start(NodeConfig.from(p));
-        Chromium chromium = new Chromium(dir.resolve("chromium-profile"),
-            Path.of(System.getProperty("nacre.console.artifacts", "target/console-artifacts")))) {
-      Http http = new Http(base);
+    try (ConsolePage page = ConsolePage.start(dir, settings -> {
+      settings.setProperty(AuthSettings.ENABLED, "true");
+      settings.setProperty(AuthSettings.TOKEN_KEY, Base64.getEncoder().encodeToString(
+          "the console test's 32-byte key!!".getBytes(StandardCharsets.UTF_8)));
+    })) {
+      Http http = page.http();
       assertThat(http.postForm("/nacos/v1/auth/users/admin", Map.of("password", "admin-pw")).status()).isEqualTo(200);
       String token = new ObjectMapper().readTree(http.postForm("/nacos/v1/auth/login",
           Map.of("username", "nacos", "password", "admin-pw")).body()).path("accessToken").asText();
       assertThat(http.post("/nacos/v1/ns/instance", Map.of("serviceName", "guarded", "ip", "127.0.0.1",
           "port", "8090", "accessToken", token)).status()).isEqualTo(200);
 
-      ConsolePage page = new ConsolePage(chromium);
       page.inBrowser("ConsoleLoginTest-login", () -> {
-        page.browser().get(base + "/nacos/");
+        page.open();
         page.waiting(ConsolePage.UI_WAIT).until(d -> d.findElement(By.id("login")).isDisplayed());
         assertThat(page.text(By.id("login-status"))).contains("no access token");
         assertThat(page.browser().findElements(By.cssSelector("#services tbody tr"))).isEmpty();

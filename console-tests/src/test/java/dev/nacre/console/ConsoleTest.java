@@ -1,16 +1,12 @@
 package dev.nacre.console;
 
+import static dev.nacre.console.ConsolePage.field;
+import static dev.nacre.console.ConsolePage.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.nacre.node.Node;
-import dev.nacre.node.config.NodeConfig;
-import dev.nacre.node.testkit.FreePorts;
 import dev.nacre.node.testkit.Http;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -22,7 +18,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 
 /**
@@ -39,38 +34,19 @@ class ConsoleTest {
   private static final String EPHEMERAL = "127.0.0.1:8080";
   private static final String PERSISTENT = "127.0.0.1:8081";
   private static final Duration UI_WAIT = ConsolePage.UI_WAIT;
-  private static final ObjectMapper JSON = new ObjectMapper();
 
-  private Node node;
-  private Http http;
-  private String base;
-  private Chromium chromium;
-  private WebDriver browser;
   private ConsolePage page;
 
   @BeforeAll
   @Timeout(90)
   void start(@TempDir Path dir) {
-    int port = FreePorts.mainPort();
-    node = Node.start(NodeConfig.from(ConsolePage.nodeSettings(port, dir.resolve("node"))));
-    base = "http://127.0.0.1:" + port;
-    http = new Http(base);
-    chromium = new Chromium(dir.resolve("chromium-profile"),
-        Path.of(System.getProperty("nacre.console.artifacts", "target/console-artifacts")));
-    page = new ConsolePage(chromium);
-    browser = page.browser();
+    page = ConsolePage.start(dir);
   }
 
   @AfterAll
   void stop() {
-    try {
-      if (chromium != null) {
-        chromium.close();
-      }
-    } finally {
-      if (node != null) {
-        node.close();
-      }
+    if (page != null) {
+      page.close();
     }
   }
 
@@ -81,7 +57,7 @@ class ConsoleTest {
     register(Map.of("ip", "127.0.0.1", "port", "8081", "ephemeral", "false", "metadata", "{\"zone\":\"b\"}"));
 
     page.inBrowser("ConsoleTest-offline-online", () -> {
-      browser.get(base + "/nacos/");
+      page.open();
       String service = "tr[data-service='" + SERVICE + "']";
       page.waitForText(field(service, "instances"), "2");
       page.waitForText(field(service, "healthy"), "2");
@@ -129,7 +105,7 @@ class ConsoleTest {
           .untilAsserted(() -> assertThat(apiInstance(PERSISTENT).get("enabled").asBoolean()).isTrue());
       page.waitForText(field(instance(PERSISTENT), "enabled"), "true");
 
-      assertThat(browser.findElement(By.id("action-error")).isDisplayed()).as("an action error shown").isFalse();
+      assertThat(page.browser().findElement(By.id("action-error")).isDisplayed()).as("an action error shown").isFalse();
     });
   }
 
@@ -137,27 +113,28 @@ class ConsoleTest {
   void editsAnInstancesWeightAndMetadataAndTheApiAgrees() {
     String service = "weighted";
     register(Map.of("serviceName", service, "ip", "127.0.0.1", "port", "8090", "metadata", "{\"zone\":\"a\"}"));
-    Http.Response created = http.post(NS + "/service", Map.of("serviceName", "guarded", "protectThreshold", "0.5"));
+    Http.Response created =
+        page.http().post(NS + "/service", Map.of("serviceName", "guarded", "protectThreshold", "0.5"));
     assertThat(created.status()).as(created.body()).isEqualTo(200);
     register(Map.of("serviceName", "guarded", "ip", "127.0.0.1", "port", "8091", "healthy", "false"));
     String address = "127.0.0.1:8090";
     page.inBrowser("ConsoleTest-edit-weight", () -> {
-      browser.get(base + "/nacos/");
+      page.open();
       page.waitForText(field("tr[data-service='guarded']", "protection"), "0.5 (reached)");
       page.click(By.cssSelector("tr[data-service='" + service + "'] button"));
       page.waitForText(field(instance(address), "weight"), "1");
       page.click(By.cssSelector(instance(address) + " button.edit-instance"));
 
       // Metadata that is no JSON object is caught in the page; metadata the node refuses shows its answer.
-      WebElement weight = browser.findElement(By.id("edit-weight"));
-      WebElement metadata = browser.findElement(By.id("edit-metadata"));
+      WebElement weight = page.browser().findElement(By.id("edit-weight"));
+      WebElement metadata = page.browser().findElement(By.id("edit-metadata"));
       metadata.clear();
       metadata.sendKeys("{oops");
-      browser.findElement(By.id("edit-save")).click();
+      page.browser().findElement(By.id("edit-save")).click();
       page.waiting(UI_WAIT).until(d -> d.findElement(By.id("edit-status")).getText().contains("not JSON"));
       metadata.clear();
       metadata.sendKeys("{\"preserved.heart.beat.interval\":\"soon\"}");
-      browser.findElement(By.id("edit-save")).click();
+      page.browser().findElement(By.id("edit-save")).click();
       page.waiting(UI_WAIT).until(d -> d.findElement(By.id("edit-status")).getText().contains("answered 400"));
       assertThat(apiInstance(service, address).get("metadata").get("zone").asText()).as("nothing changed").isEqualTo("a");
 
@@ -165,7 +142,7 @@ class ConsoleTest {
       weight.sendKeys("7");
       metadata.clear();
       metadata.sendKeys("{\"zone\":\"b\",\"tier\":\"gold\"}");
-      browser.findElement(By.id("edit-save")).click();
+      page.browser().findElement(By.id("edit-save")).click();
       await("the API to show the new weight").atMost(Duration.ofSeconds(15))
           .untilAsserted(() -> assertThat(apiInstance(service, address).get("weight").asDouble()).isEqualTo(7.0));
       JsonNode edited = apiInstance(service, address);
@@ -176,17 +153,18 @@ class ConsoleTest {
       page.waiting(UI_WAIT).withMessage(() -> "waited for the page to show the new metadata")
           .until(d -> java.util.Set.of(d.findElement(field(instance(address), "metadata")).getText().split("\n"))
               .equals(java.util.Set.of("tier=gold", "zone=b")));
-      assertThat(browser.findElement(By.id("edit-instance")).isDisplayed()).as("the form closes once saved").isFalse();
+      assertThat(page.browser().findElement(By.id("edit-instance")).isDisplayed()).as("the form closes once saved")
+          .isFalse();
     });
   }
 
   @Test
   void showsTheClusterMemberWithItsRaftRole() {
-    JsonNode members = json(http.get("/nacos/v1/core/cluster/nodes", Map.of())).get("data");
+    JsonNode members = json(page.http().get("/nacos/v1/core/cluster/nodes", Map.of())).get("data");
     assertThat(members).hasSize(1);
     String self = members.get(0).get("address").asText();
     page.inBrowser("ConsoleTest-members", () -> {
-      browser.get(base + "/nacos/");
+      page.open();
       String member = "tr[data-member='" + self + "']";
       page.waitForText(field(member, "state"), "UP");
       page.waitForText(field(member, "role"), "LEADER");
@@ -194,7 +172,7 @@ class ConsoleTest {
       assertThat(page.text(field(member, "distro-queue"))).as("no peers, no queue").isEqualTo("—");
       assertThat(page.text(field(member, "last-sync"))).isEqualTo("—");
       assertThat(page.text(field(member, "leader"))).isNotEmpty().isNotEqualTo("none");
-      assertThat(page.text(By.id("served-by"))).isEqualTo("served by " + base.substring("http://".length()));
+      assertThat(page.text(By.id("served-by"))).isEqualTo("served by " + address());
     });
   }
 
@@ -202,17 +180,18 @@ class ConsoleTest {
   void showsAnApiErrorInThePageAndClearsItOnceTheReadWorks() {
     register(Map.of("ip", "127.0.0.1", "port", "9090", "serviceName", "billing"));
     page.inBrowser("ConsoleTest-api-error", () -> {
-      browser.get(base + "/nacos/");
+      page.open();
       page.waitForText(field("tr[data-service='billing']", "instances"), "1");
 
-      WebElement group = browser.findElement(By.id("group"));
+      WebElement group = page.browser().findElement(By.id("group"));
       group.clear();
       group.sendKeys("bad group!");
       By status = By.id("services-status");
       page.waiting(UI_WAIT).until(d -> d.findElement(status).getText().contains("answered 400"));
       assertThat(page.text(status)).contains("/nacos/v1/ns/catalog/services").contains("groupName");
-      assertThat(browser.findElement(status).getAttribute("class")).contains("error");
-      assertThat(browser.findElements(By.cssSelector("#services tbody tr"))).as("rows of a failed read").isEmpty();
+      assertThat(page.browser().findElement(status).getAttribute("class")).contains("error");
+      assertThat(page.browser().findElements(By.cssSelector("#services tbody tr"))).as("rows of a failed read")
+          .isEmpty();
       assertThat(page.text(By.id("updated"))).contains("1 of 6 reads failed");
 
       group.clear();
@@ -228,12 +207,12 @@ class ConsoleTest {
   private void register(Map<String, String> params) {
     Map<String, String> all = new java.util.HashMap<>(Map.of("serviceName", SERVICE));
     all.putAll(params);
-    Http.Response r = http.post(NS + "/instance", all);
+    Http.Response r = page.http().post(NS + "/instance", all);
     assertThat(r.status()).as("register %s: %s", all, r.body()).isEqualTo(200);
   }
 
   private String address() {
-    return base.substring("http://".length());
+    return page.base().substring("http://".length());
   }
 
   /** The instance as the console's own list shows it (offline ones included). */
@@ -242,7 +221,7 @@ class ConsoleTest {
   }
 
   private JsonNode apiInstance(String service, String address) {
-    JsonNode list = json(http.get(NS + "/catalog/instances",
+    JsonNode list = json(page.http().get(NS + "/catalog/instances",
         Map.of("serviceName", service, "pageSize", "100"))).get("list");
     return StreamSupport.stream(list.spliterator(), false)
         .filter(i -> (i.get("ip").asText() + ":" + i.get("port").asInt()).equals(address))
@@ -252,21 +231,13 @@ class ConsoleTest {
 
   /** What a consumer's query returns: enabled instances only. */
   private java.util.List<String> consumerAddresses() {
-    JsonNode hosts = json(http.get(NS + "/instance/list", Map.of("serviceName", SERVICE))).get("hosts");
+    JsonNode hosts = json(page.http().get(NS + "/instance/list", Map.of("serviceName", SERVICE))).get("hosts");
     return StreamSupport.stream(hosts.spliterator(), false)
         .map(i -> i.get("ip").asText() + ":" + i.get("port").asInt())
         .sorted()
         .toList();
   }
 
-  private static JsonNode json(Http.Response r) {
-    assertThat(r.status()).as("API answer: %s", r.body()).isEqualTo(200);
-    try {
-      return JSON.readTree(r.body());
-    } catch (IOException e) {
-      throw new UncheckedIOException("not JSON: " + r.body(), e);
-    }
-  }
 
   // ---- the page ----
 
@@ -278,8 +249,4 @@ class ConsoleTest {
     return By.cssSelector("tr[data-instance='" + address + "'] button.toggle-enabled");
   }
 
-  /** A cell of a row, by its data-field. */
-  private static By field(String row, String name) {
-    return By.cssSelector(row + " td[data-field='" + name + "']");
-  }
 }
