@@ -153,6 +153,7 @@ final class DistroCore {
   List<DistroEffect> snapshotPartReceived(long requestId, List<DistroRecord> records, long now) {
     if (load.isLoadRequest(requestId)) {
       applier.applyInitialLoad(records, now);
+      load.progressed(requestId, now);
     }
     return finish(now);
   }

@@ -93,6 +93,18 @@ final class InitialLoad {
     return requestId != 0 && requestId == outstandingId;
   }
 
+  /**
+   * A part of the outstanding request's snapshot was applied: the peer answers, so its deadline
+   * starts again. Parts wait on this member's thread while earlier ones apply; a large registry
+   * takes longer to apply than to stream, and timing the request out meanwhile made a start
+   * ready with a part of it.
+   */
+  void progressed(long requestId, long nowMillis) {
+    if (isLoadRequest(requestId)) {
+      outstandingDeadline = Math.max(outstandingDeadline, nowMillis + requestTimeoutMillis);
+    }
+  }
+
   /** The snapshot arrived; the caller has applied it. */
   void loaded(long requestId) {
     if (isLoadRequest(requestId)) {

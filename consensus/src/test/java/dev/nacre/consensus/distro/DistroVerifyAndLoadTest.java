@@ -177,6 +177,28 @@ class DistroVerifyAndLoadTest {
     assertThat(b.isReady()).isTrue();
   }
 
+  /** Parts still arriving past the snapshot timeout keep the load going: no ready with a part of it. */
+  @Test
+  void aLoadWhosePartsKeepComingOutlastsTheSnapshotTimeout() {
+    DistroConfig config = DistroConfig.builder().snapshotTimeout(Duration.ofSeconds(1))
+        .initialLoadTimeout(Duration.ofSeconds(2)).build();
+    DistroCore b = new DistroCore("b", List.of("a", "b", "c"), config, 0);
+    var ask = requests(b.start(0)).get(0);
+    long now = 0;
+    for (int part = 0; part < 10; part++) { // ten parts, 0.9 s apart: 9 s, past both timeouts
+      now += 900;
+      var effects = b.snapshotPartReceived(ask.requestId(),
+          List.of(DistroRecord.live("k" + part, "c", part + 1, bytes("v"))), now);
+      assertThat(effects).as("part %d", part).doesNotContain(new DistroEffect.BecameReady(false));
+      assertThat(requests(effects)).as("no other peer asked at part %d", part).isEmpty();
+      assertThat(b.isReady()).isFalse();
+    }
+    var last = b.snapshotReceived(ask.requestId(), new DistroSnapshot(ask.peer(), SnapshotRequest.Scope.ALL, 10,
+        List.of()), now + 900);
+    assertThat(last).contains(new DistroEffect.BecameReady(true));
+    assertThat(b.liveRecords()).hasSize(10);
+  }
+
   @Test
   void loadSucceedsFromTheSecondPeer() {
     DistroCore b = new DistroCore("b", List.of("a", "b", "c"), DistroConfig.defaults(), 0);
