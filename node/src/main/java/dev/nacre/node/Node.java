@@ -153,7 +153,7 @@ public final class Node implements AutoCloseable {
     Router router = new Routes(naming, this::members, ephemeralWrites, config, udp, readiness, counts, access, views)
         .router();
     StartingReplicatedLog member = raft;
-    new RaftAdminApi(config.address(), this::currentMembers, new RaftAdminApi.RaftAdmin() {
+    new RaftAdminApi(config.address(), this::currentMembers, new RaftAdminApi.RaftCommands() {
       @Override
       public long takeSnapshot() {
         return member.takeSnapshot();

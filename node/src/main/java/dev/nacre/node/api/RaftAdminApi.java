@@ -21,7 +21,7 @@ public final class RaftAdminApi {
   static final String BASE = "/nacre/v1/raft";
 
   /** What the commands ask of this node's Raft member. */
-  public interface RaftAdmin {
+  public interface RaftCommands {
     /** Writes a snapshot now; returns its log index. */
     long takeSnapshot();
 
@@ -32,10 +32,10 @@ public final class RaftAdminApi {
   private final String self;
   /** The members now: they change when the operator adds or removes one. */
   private final Supplier<List<String>> members;
-  private final RaftAdmin raft;
+  private final RaftCommands raft;
   private final Json json;
 
-  public RaftAdminApi(String self, Supplier<List<String>> members, RaftAdmin raft, Json json) {
+  public RaftAdminApi(String self, Supplier<List<String>> members, RaftCommands raft, Json json) {
     this.self = self;
     this.members = members;
     this.raft = raft;
