@@ -3,6 +3,7 @@ package dev.nacre.naming.operations;
 import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.model.ClusterInfo;
 import dev.nacre.naming.model.Namespace;
+import dev.nacre.naming.model.Paging;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServicePage;
@@ -85,12 +86,7 @@ final class CatalogOperations {
             .map(ServiceKey::name)
             .sorted()
             .toList();
-    long start = (long) (pageNo - 1) * pageSize;
-    if (start >= names.size()) {
-      return new ServicePage(names.size(), List.of());
-    }
-    int end = (int) Math.min(names.size(), start + pageSize);
-    return new ServicePage(names.size(), names.subList((int) start, end));
+    return new ServicePage(names.size(), Paging.page(names, pageNo, pageSize));
   }
 
   List<Namespace> listNamespaces() {

@@ -3,6 +3,7 @@ package dev.nacre.node.api;
 import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.Paging;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.node.http.ApiRequest;
@@ -29,7 +30,6 @@ import java.util.function.Function;
  */
 public final class CatalogServicesApi {
   static final String PATH = "/nacos/v1/ns/catalog/services";
-  static final int MAX_PAGE_SIZE = 10_000;
 
   private final NamingOperations naming;
   private final Json json;
@@ -52,8 +52,8 @@ public final class CatalogServicesApi {
     String namePart = r.param("serviceNameParam", "");
     int pageNo = r.intParam("pageNo").orElse(1);
     int pageSize = r.intParam("pageSize").orElse(20);
-    if (pageNo < 1 || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-      throw HttpError.badRequest("Params 'pageNo' (1 or more) and 'pageSize' (1.." + MAX_PAGE_SIZE
+    if (pageNo < 1 || pageSize < 1 || pageSize > Paging.MAX_PAGE_SIZE) {
+      throw HttpError.badRequest("Params 'pageNo' (1 or more) and 'pageSize' (1.." + Paging.MAX_PAGE_SIZE
           + ") are illegal: got " + pageNo + " and " + pageSize + ".");
     }
     // The registry checks the names: a filter no group or namespace could hold is refused, not empty.
@@ -70,10 +70,9 @@ public final class CatalogServicesApi {
     for (ServiceKey key : matching) {
       row(key).filter(m -> !onlyWithInstances || (int) m.get("ipCount") > 0).ifPresent(rows::add);
     }
-    int from = (int) Math.min(rows.size(), (long) (pageNo - 1) * pageSize);
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("count", rows.size());
-    m.put("serviceList", rows.subList(from, (int) Math.min(rows.size(), (long) from + pageSize)));
+    m.put("serviceList", Paging.page(rows, pageNo, pageSize));
     m.put("groups", groups);
     return json.response(m);
   }

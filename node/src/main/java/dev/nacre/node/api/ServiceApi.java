@@ -2,14 +2,15 @@ package dev.nacre.node.api;
 
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.Paging;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServicePage;
 import dev.nacre.node.http.ApiRequest;
-import dev.nacre.node.selector.ServiceListSelector;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.HttpError;
 import dev.nacre.node.http.Router;
+import dev.nacre.node.selector.ServiceListSelector;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,6 @@ import java.util.TreeSet;
  */
 public final class ServiceApi {
   static final String BASE = "/nacos/v1/ns/service";
-  static final int MAX_PAGE_SIZE = 10_000;
 
   private final NamingOperations naming;
   private final Json json;
@@ -103,10 +103,9 @@ public final class ServiceApi {
     List<Instance> all = naming.allInstances(key).stream()
         .filter(i -> cluster.map(i.key().cluster()::equals).orElse(true))
         .toList();
-    int from = (int) Math.min(all.size(), (long) (pageNo - 1) * pageSize);
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("count", all.size());
-    m.put("list", all.subList(from, Math.min(all.size(), from + pageSize)).stream().map(Views::host).toList());
+    m.put("list", Paging.page(all, pageNo, pageSize).stream().map(Views::host).toList());
     return json.response(m);
   }
 
@@ -120,8 +119,8 @@ public final class ServiceApi {
 
   private static int pageSize(ApiRequest r) {
     int pageSize = r.intParam("pageSize").orElse(10);
-    if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-      throw HttpError.badRequest("Param 'pageSize' must be within 1.." + MAX_PAGE_SIZE + ", got " + pageSize + ".");
+    if (pageSize < 1 || pageSize > Paging.MAX_PAGE_SIZE) {
+      throw HttpError.badRequest("Param 'pageSize' must be within 1.." + Paging.MAX_PAGE_SIZE + ", got " + pageSize + ".");
     }
     return pageSize;
   }

@@ -2,6 +2,7 @@ package dev.nacre.node.auth;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nacre.naming.api.NamingException;
+import dev.nacre.naming.model.Paging;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.HttpError;
@@ -114,12 +115,11 @@ public final class AuthApi {
   private static ApiResponse page(ApiRequest r, List<Map<String, Object>> items) throws Exception {
     int pageNo = Math.max(1, r.intParam("pageNo").orElse(1));
     int pageSize = Math.max(1, Math.min(500, r.intParam("pageSize").orElse(100)));
-    int from = (int) Math.min(items.size(), (long) (pageNo - 1) * pageSize);
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("totalCount", items.size());
     body.put("pageNumber", pageNo);
     body.put("pagesAvailable", (items.size() + pageSize - 1) / pageSize);
-    body.put("pageItems", items.subList(from, Math.min(items.size(), from + pageSize)));
+    body.put("pageItems", Paging.page(items, pageNo, pageSize));
     return json(body);
   }
 

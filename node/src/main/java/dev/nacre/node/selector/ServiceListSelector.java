@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.Paging;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServicePage;
 import java.util.List;
@@ -98,11 +99,7 @@ public final class ServiceListSelector {
     }
     List<String> all = naming.listServices(namespaceId, group, 1, Integer.MAX_VALUE).names();
     List<String> kept = all.stream().filter(name -> keeps(naming, new ServiceKey(namespaceId, group, name))).toList();
-    long from = (long) (pageNo - 1) * pageSize;
-    if (from >= kept.size()) {
-      return new ServicePage(kept.size(), List.of());
-    }
-    return new ServicePage(kept.size(), kept.subList((int) from, (int) Math.min(kept.size(), from + pageSize)));
+    return new ServicePage(kept.size(), Paging.page(kept, pageNo, pageSize));
   }
 
   private boolean keeps(NamingOperations naming, ServiceKey service) {

@@ -3,6 +3,7 @@ package dev.nacre.node.api.v2;
 import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.Paging;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.node.api.InstanceOwners;
 import dev.nacre.node.api.Json;
@@ -26,7 +27,6 @@ import java.util.Optional;
  */
 public final class V2CatalogApi {
   static final String BASE = "/nacos/v2/ns/catalog";
-  static final int MAX_PAGE_SIZE = 10_000;
 
   private final NamingOperations naming;
   private final InstanceOwners owners;
@@ -50,9 +50,9 @@ public final class V2CatalogApi {
     V2Params.require(r, "pageSize", "int");
     int pageNo = r.intParam("pageNo").orElseThrow();
     int pageSize = r.intParam("pageSize").orElseThrow();
-    if (pageNo < 1 || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+    if (pageNo < 1 || pageSize < 1 || pageSize > Paging.MAX_PAGE_SIZE) {
       throw new V2Error(400, V2Code.PARAMETER_VALIDATE_ERROR, "pageNo must be 1 or more and pageSize within 1.."
-          + MAX_PAGE_SIZE + "; got pageNo=" + pageNo + ", pageSize=" + pageSize);
+          + Paging.MAX_PAGE_SIZE + "; got pageNo=" + pageNo + ", pageSize=" + pageSize);
     }
     ServiceKey key = reader.service(r);
     List<Instance> all;
@@ -68,10 +68,8 @@ public final class V2CatalogApi {
         .filter(i -> healthy.map(h -> i.healthy() == h).orElse(true))
         .filter(i -> enabled.map(e -> i.enabled() == e).orElse(true))
         .toList();
-    int from = (int) Math.min(kept.size(), (long) (pageNo - 1) * pageSize);
-    int to = (int) Math.min(kept.size(), (long) from + pageSize);
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("instances", kept.subList(from, to).stream().map(this::withOwner).toList());
+    m.put("instances", Paging.page(kept, pageNo, pageSize).stream().map(this::withOwner).toList());
     m.put("count", kept.size());
     return answers.ok(m);
   }
