@@ -6,10 +6,10 @@ import java.util.function.Supplier;
 
 /**
  * How a {@link RecordHome} writes this member's own records: it runs each write in
- * {@link #write}, takes the record's revision from {@link #nextRevision} and reports the stored
- * result with {@link #stored}, the last two under its lock of the key (so one key's changes reach
- * the replicator in the order they happened). Reporting only enqueues: a write never waits for
- * replication.
+ * {@link #write}, takes the record's revision from {@link #nextRevision} under its lock of the
+ * key, and reports the stored result with {@link #stored} once its readers see it. Two writes of
+ * one key may report out of order; the replicator keeps the higher revision. Reporting only
+ * enqueues: a write never waits for replication.
  *
  * <p>Thread-safe. {@link #standalone} serves a node without peers: revisions, nothing replicated.
  */

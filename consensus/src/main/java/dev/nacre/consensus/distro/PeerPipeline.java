@@ -95,7 +95,8 @@ final class PeerPipeline {
     if (pending.isEmpty()) {
       firstPendingAt = nowMillis;
     }
-    pending.put(key, stamp);
+    // Two writers of one key may report out of order; the newer revision is the change to send.
+    pending.merge(key, stamp, (queued, reported) -> reported.revision() >= queued.revision() ? reported : queued);
     enforceCap();
   }
 

@@ -12,9 +12,10 @@ import java.util.function.Predicate;
  *
  * <p>The home holds at most one record per key, live or tombstone, with its owner and revision.
  * It writes this member's own records itself, on its own threads, through {@link OwnWrites}:
- * each revision comes from {@link OwnWrites#nextRevision} and each stored write is reported with
- * {@link OwnWrites#stored}, both under the home's lock of that key. Peers' records reach it through
- * {@link #store}, from the replicator's thread.
+ * each revision comes from {@link OwnWrites#nextRevision} under the home's lock of that key, and
+ * each stored write is reported with {@link OwnWrites#stored} once {@link #get} returns it (the
+ * replicator may read the key as soon as it hears of it). Peers' records reach it through {@link
+ * #store}, from the replicator's thread.
  *
  * <p>Thread-safety: every method may run while the home's own threads write; {@link #store} and
  * {@link #removeIf} must check and change a key atomically with those writes (one per-key lock).

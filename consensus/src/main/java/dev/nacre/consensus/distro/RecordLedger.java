@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * What the replicator keeps about the records it holds, wherever their home is: a digest and
  * counts per owner (tombstones included), and when each tombstone may be forgotten. Fed with every
- * change as (key, stamp before, stamp after); digests are sums, so changes of different keys may
- * arrive in any order. One thread (the replicator's).
+ * change as (key, stamp before, stamp after); digests are sums, so changes may arrive in any
+ * order, even two of one key. One thread (the replicator's).
  */
 final class RecordLedger {
   private final long tombstoneRetentionMillis;

@@ -24,17 +24,24 @@ final class MapHome implements RecordHome {
     this.writes = writes;
   }
 
-  /** This member writes {@code value} (or deletes, when null) on the caller's thread. */
+  /**
+   * This member writes {@code value} (or deletes, when null) on the caller's thread, and reports
+   * the write once it is readable.
+   */
   DistroRecord write(String key, String value) {
     OwnWrites w = writes;
-    return w.write(() -> records.compute(key, (k, held) -> {
-      long revision = w.nextRevision(held == null ? 0 : held.revision());
-      DistroRecord next = value == null
-          ? DistroRecord.tombstone(k, w.selfId(), revision)
-          : DistroRecord.live(k, w.selfId(), revision, value.getBytes(StandardCharsets.UTF_8));
-      w.stored(k, held == null ? null : RecordStamp.of(held), RecordStamp.of(next));
+    return w.write(() -> {
+      DistroRecord[] before = new DistroRecord[1];
+      DistroRecord next = records.compute(key, (k, held) -> {
+        before[0] = held;
+        long revision = w.nextRevision(held == null ? 0 : held.revision());
+        return value == null
+            ? DistroRecord.tombstone(k, w.selfId(), revision)
+            : DistroRecord.live(k, w.selfId(), revision, value.getBytes(StandardCharsets.UTF_8));
+      });
+      w.stored(key, before[0] == null ? null : RecordStamp.of(before[0]), RecordStamp.of(next));
       return next;
-    }));
+    });
   }
 
   /** Live keys and their values. */

@@ -244,6 +244,36 @@ class RecordHomeTest {
     assertThat(a.digestOf("a")).isEqualTo(new OwnerDigest("a", 1, Hashing.digestEntry(key, 11, false)));
   }
 
+  /**
+   * A home reports a write once it is readable, so two writers of one key may report in the other
+   * order: the newer revision is what leaves, and the digest counts it alone.
+   */
+  @Test
+  void twoWritesOfAKeyReportedOutOfOrderSendTheNewer() {
+    MapHome home = new MapHome();
+    DistroCore a = new DistroCore("a", MEMBERS, DistroPipelineTest.TRAILING, home, new RevisionCounter(0), 0);
+    var ask = Effects.requests(a.start(0)).get(0);
+    for (var send : Effects.batches(a.snapshotReceived(ask.requestId(),
+        new DistroSnapshot(ask.peer(), SnapshotRequest.Scope.ALL, 0, List.of()), 0))) {
+      a.batchAcked(send.peer(), send.batch().sequence(), 0);
+    }
+    String key = MapHome.PREFIX + "k";
+    DistroRecord first = DistroRecord.live(key, "a", 10, new byte[] {1});
+    DistroRecord second = DistroRecord.live(key, "a", 11, new byte[] {2});
+    home.store(first, held -> true);
+    home.store(second, held -> true);
+    a.homeStored(key, RecordStamp.of(first), RecordStamp.of(second), 1000);
+    a.homeStored(key, null, RecordStamp.of(first), 1010);
+    a.pipelineTo("b").requestDigest();
+
+    var sent = Effects.batchesTo("b", a.tick(1300));
+    assertThat(sent).singleElement().satisfies(b -> {
+      assertThat(b.batch().records()).containsExactly(second);
+      assertThat(b.batch().digest()).contains(a.digestOf("a"));
+    });
+    assertThat(a.digestOf("a")).isEqualTo(new OwnerDigest("a", 1, Hashing.digestEntry(key, 11, false)));
+  }
+
   private static boolean distroThreadWaitsForHighWater(String member) {
     return Thread.getAllStackTraces().entrySet().stream()
         .filter(e -> e.getKey().getName().equals("distro-" + member))

@@ -328,18 +328,28 @@ public final class EphemeralStore {
 
   // ---- internals ----
 
-  /** A change of this node's: revisions issued and the result reported inside one write. */
+  /**
+   * A change of this node's: revisions issued and the result reported inside one write. The report
+   * comes once the map holds the result: the replicator may read the key the moment it hears of
+   * it, and a report made inside {@code compute} could find the record before the change (the
+   * change then left only by the next verify, up to 5 s later).
+   */
   private HeldRecord writeOwn(InstanceKey key, BiFunction<InstanceKey, HeldRecord, HeldRecord> change) {
     OwnWrites writes = ownWrites;
-    return writes.write(() -> compute(key, (k, held) -> {
-      HeldRecord next = change.apply(k, held);
+    return writes.write(() -> {
+      HeldRecord[] before = new HeldRecord[1];
+      HeldRecord next = compute(key, (k, held) -> {
+        before[0] = held;
+        return change.apply(k, held);
+      });
+      HeldRecord held = before[0];
       Function<InstanceKey, String> keyOf = replicatedKey;
       if (next != null && keyOf != null && isLocal(next)
           && (held == null || held.revision() != next.revision() || !isLocal(held))) {
-        writes.stored(keyOf.apply(k), held == null ? null : held.stamp(), next.stamp());
+        writes.stored(keyOf.apply(key), held == null ? null : held.stamp(), next.stamp());
       }
       return next;
-    }));
+    });
   }
 
   /** This node deletes {@code k}: a tombstone when replicated, nothing standalone. */

@@ -37,6 +37,8 @@ class EphemeralHomeTest {
   final EphemeralStore store = new EphemeralStore("self", clock, index);
   final List<String> reported = new ArrayList<>();
   final List<RecordStamp> reportedStamps = new ArrayList<>();
+  /** What the replicator would have read for each reported key at the moment of the report. */
+  final List<RecordStamp> readableWhenReported = new ArrayList<>();
   final EphemeralHome home = new EphemeralHome(store);
   final PersistentHealthReplication health = new PersistentHealthReplication("self", index, clock);
   final ReplicaApplier applier = new ReplicaApplier("self", health, store::count);
@@ -46,6 +48,7 @@ class EphemeralHomeTest {
       reported.add(key + " " + (before == null ? "none" : before.owner()) + " -> "
           + (after.tombstone() ? "tombstone" : "live"));
       reportedStamps.add(after);
+      readableWhenReported.add(home.get(key).map(RecordStamp::of).orElse(null));
     }), DistroKeys::instanceKey);
   }
 
@@ -157,6 +160,23 @@ class EphemeralHomeTest {
     });
     store.register(instance(2, 2.0));
     assertThat(reportedStamps.get(3).revision()).as("above the tombstone").isGreaterThan(reportedStamps.get(2).revision());
+  }
+
+  /**
+   * The replicator reads a reported key at once (a lone change to an idle peer leaves at once): a
+   * report made before the write is readable sent nothing, and the change reached peers only by
+   * the next verify, seconds later.
+   */
+  @Test
+  void anOwnWriteIsReadableWhenItIsReported() {
+    applyIfNewer(live(instance(1, 1.0), "peer", 10));
+    store.beat(key(1));
+    store.register(instance(2, 1.0));
+    store.register(instance(2, 3.0));
+    store.remove(key(2));
+
+    assertThat(reportedStamps).hasSize(4);
+    assertThat(readableWhenReported).containsExactlyElementsOf(reportedStamps);
   }
 
   @Test
