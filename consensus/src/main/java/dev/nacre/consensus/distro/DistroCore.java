@@ -119,6 +119,7 @@ final class DistroCore {
   /** A peer's batch: apply its records, then compare its digest with this member's view. */
   List<DistroEffect> batchReceived(DistroBatch batch, long now) {
     String sender = batch.sender();
+    verifier.batchFrom(sender, now);
     for (DistroRecord r : batch.records()) {
       if (r.owner().equals(sender)) { // a member only ever sends its own records
         applier.applyIfNewer(r, now);
@@ -131,7 +132,7 @@ final class DistroCore {
       if (!load.isReady()) {
         verifier.noteDigest(d, now); // acted on once loaded: the sender will not repeat it soon
       } else if (verifier.onDigest(d, store.digestOf(sender), now)) {
-        pull(sender, now);
+        pull(sender, now, "its digest differs from this member's view");
       }
     });
     return finish(now);
@@ -172,7 +173,7 @@ final class DistroCore {
         for (String other : verifier.ownersOutOfDate(store::digestOf)) {
           if (!other.equals(owner.get()) && pipelines.containsKey(other)
               && pipelines.get(other).isUp()) {
-            pull(other, now);
+            pull(other, now, "its digest differed while another owner's records hid some of its");
           }
         }
       }
@@ -217,14 +218,14 @@ final class DistroCore {
     for (String owner : verifier.ownersToPullAgain(now, store::digestOf)) {
       PeerPipeline p = pipelines.get(owner);
       if (p != null && p.isUp()) {
-        pull(owner, now);
+        pull(owner, now, "the last pull failed and its digest still differs");
       }
     }
     if (load.isReady()) {
       for (String owner : verifier.silentOwners(now)) {
         PeerPipeline p = pipelines.get(owner);
         if (p != null && p.isUp() && !ownerLoss.refuses(owner)) {
-          pull(owner, now);
+          pull(owner, now, "nothing came from it for two verify intervals");
         }
       }
     }
@@ -310,12 +311,12 @@ final class DistroCore {
     return store.get(key).orElse(null);
   }
 
-  private void pull(String owner, long now) {
+  private void pull(String owner, long now, String why) {
     pulls++;
     long id = nextRequestId++;
     verifier.pullStarted(owner, id, now);
     out.add(new DistroEffect.RequestSnapshot(owner, id,
-        new SnapshotRequest(selfId, SnapshotRequest.Scope.OWNED)));
+        new SnapshotRequest(selfId, SnapshotRequest.Scope.OWNED), why));
   }
 
   /** Ends every event: drives the initial load and every pipeline, then returns the effects. */
@@ -344,7 +345,7 @@ final class DistroCore {
     for (String owner : verifier.ownersOutOfDate(store::digestOf)) {
       PeerPipeline p = pipelines.get(owner);
       if (p != null && p.isUp() && !ownerLoss.refuses(owner)) {
-        pull(owner, now);
+        pull(owner, now, "digests that came during the load differ from what it loaded");
       }
     }
   }
@@ -358,7 +359,7 @@ final class DistroCore {
         long id = nextRequestId++;
         load.asked(id, now);
         out.add(new DistroEffect.RequestSnapshot(load.peerToAsk(), id,
-            new SnapshotRequest(selfId, SnapshotRequest.Scope.ALL)));
+            new SnapshotRequest(selfId, SnapshotRequest.Scope.ALL), "this member is starting"));
       }
       case READY_WITHOUT_PEER -> out.add(new DistroEffect.BecameReady(false));
       default -> { }

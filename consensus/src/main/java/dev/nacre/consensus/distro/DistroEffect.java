@@ -8,8 +8,11 @@ sealed interface DistroEffect {
   /** Send {@code batch} to {@code peer}; report the outcome with {@code batchAcked/batchFailed}. */
   record SendBatch(String peer, DistroBatch batch) implements DistroEffect {}
 
-  /** Ask {@code peer} for a snapshot; report with {@code snapshotReceived/snapshotFailed}. */
-  record RequestSnapshot(String peer, long requestId, SnapshotRequest request)
+  /**
+   * Ask {@code peer} for a snapshot; report with {@code snapshotReceived/snapshotFailed}. {@code
+   * why} says, for the log, what made this member ask.
+   */
+  record RequestSnapshot(String peer, long requestId, SnapshotRequest request, String why)
       implements DistroEffect {
   }
 

@@ -286,7 +286,7 @@ public final class DistroReplicator implements AutoCloseable {
   }
 
   private void request(DistroEffect.RequestSnapshot r) {
-    log.debug("[{}] distro: asking {} for {} records", selfId, r.peer(), r.request().scope());
+    log.debug("[{}] distro: asking {} for {} records ({})", selfId, r.peer(), r.request().scope(), r.why());
     long asked = System.nanoTime();
     AtomicInteger streamed = new AtomicInteger();
     // A start's load applies the records part by part as they come; a pull needs them whole.
@@ -301,9 +301,9 @@ public final class DistroReplicator implements AutoCloseable {
         submitQuietly(() -> {
           List<DistroEffect> effects = core.snapshotReceived(r.requestId(), snap, clock.getAsLong());
           // Where a start's time goes: the peer's listing and the transfer, then what is left to apply.
-          log.info("[{}] distro: {} snapshot of {} records from {}: all arrived {} ms after asking, all applied"
-              + " {} ms after that", selfId, r.request().scope(), streamed.get() + snap.records().size(), r.peer(),
-              (arrived - asked) / 1_000_000, (System.nanoTime() - arrived) / 1_000_000);
+          log.info("[{}] distro: {} snapshot of {} records from {} (asked: {}): all arrived {} ms after asking,"
+              + " all applied {} ms after that", selfId, r.request().scope(), streamed.get() + snap.records().size(),
+              r.peer(), r.why(), (arrived - asked) / 1_000_000, (System.nanoTime() - arrived) / 1_000_000);
           return effects;
         });
       } else {

@@ -15,10 +15,10 @@ import java.util.TreeMap;
  * <p>Digests travel from owner to holder only, so a holder learns of a gap only when the owner
  * sends. An owner that sees this member DOWN (its membership lags, e.g. its channel to a restarted
  * member is still backing off) sends nothing; this member, which sees the owner UP, would then
- * miss its records until the owner's view catches up. So each UP owner is watched: when no digest
+ * miss its records until the owner's view catches up. So each UP owner is watched: when nothing
  * of it arrived within a verify interval (plus a flush delay of slack) of it coming UP or of this
- * member becoming ready, or within two intervals of its last digest, this member pulls the owner's
- * records itself.
+ * member becoming ready, or within two intervals of its last batch or digest, this member pulls
+ * the owner's records itself.
  */
 final class Verifier {
   private record Pull(String owner, long deadline) {}
@@ -73,6 +73,18 @@ final class Verifier {
     lastDigest.put(received.owner(), received);
     if (silentPullAt.containsKey(received.owner())) {
       silentPullAt.put(received.owner(), nowMillis + 2 * intervalMillis);
+    }
+  }
+
+  /**
+   * A batch of the owner's arrived: it sees this member UP, so it is not silent. Its digest may
+   * lag far behind its batches: it goes only with a batch that empties the owner's queue, which a
+   * long burst of writes keeps from happening (pulling each busy owner whole every two intervals
+   * fed a storm of pulls at a million instances).
+   */
+  void batchFrom(String owner, long nowMillis) {
+    if (silentPullAt.containsKey(owner)) {
+      silentPullAt.put(owner, nowMillis + 2 * intervalMillis);
     }
   }
 

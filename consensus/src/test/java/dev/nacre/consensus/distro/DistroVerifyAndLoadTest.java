@@ -122,6 +122,34 @@ class DistroVerifyAndLoadTest {
     assertThat(wire.log).doesNotContain("b>a snapshot OWNED", "c>a snapshot OWNED", "a>b snapshot OWNED");
   }
 
+  /**
+   * An owner under a long burst of writes keeps its queue to a peer from emptying, so its digest
+   * waits; its batches still show it sees the peer UP, and the peer must not pull its whole set
+   * for silence (at a million instances such pulls fed each other for minutes).
+   */
+  @Test
+  void anOwnerWhoseBatchesKeepComingIsNotPulledForSilence() {
+    DistroCore b = new DistroCore("b", List.of("a", "b"), DistroConfig.defaults(), 0);
+    var ask = requests(b.start(0)).get(0);
+    b.snapshotReceived(ask.requestId(), new DistroSnapshot("a", SnapshotRequest.Scope.ALL, 0, List.of()), 0);
+    assertThat(b.isReady()).isTrue();
+
+    List<DistroEffect.RequestSnapshot> asked = new java.util.ArrayList<>();
+    for (int t = 10; t <= 30_000; t += 10) { // bounded: 30 s of ticks, a batch without digest every 100 ms
+      asked.addAll(requests(b.tick(t)));
+      if (t % 100 == 0) {
+        DistroRecord r = DistroRecord.live("k" + t, "a", t, bytes("v"));
+        asked.addAll(requests(b.batchReceived(new DistroBatch("a", t / 100, List.of(r), Optional.empty()), t)));
+      }
+    }
+    assertThat(asked).as("pulls of a busy owner").isEmpty();
+
+    for (int t = 30_010; t <= 45_000; t += 10) { // now a falls silent: it is pulled
+      asked.addAll(requests(b.tick(t)));
+    }
+    assertThat(asked).extracting(DistroEffect.RequestSnapshot::peer).containsExactly("a");
+  }
+
   @Test
   void singleMemberIsReadyAtOnce() {
     DistroCore a = new DistroCore("a", List.of("a"), DistroConfig.defaults(), 0);
