@@ -23,6 +23,9 @@ import java.util.TreeSet;
  * written by its current run, and its view of its own records is the truth that verify copies.
  */
 final class DistroCore {
+  /** A tick later than this after the last one means the member's thread was held up. */
+  static final long STALL_SLACK_MILLIS = 1_000;
+
   private final String selfId;
   private final RecordStore store;
   private final TreeMap<String, PeerPipeline> pipelines = new TreeMap<>();
@@ -38,6 +41,7 @@ final class DistroCore {
   private long repairs;
   private long pulls;
   private boolean readySeen;
+  private long lastTickAt;
 
   /**
    * A member that keeps every record itself (no application home).
@@ -58,6 +62,7 @@ final class DistroCore {
       RevisionCounter revisions, long nowMillis) {
     this.selfId = selfId;
     this.config = config;
+    this.lastTickAt = nowMillis;
     this.store = new RecordStore(config.tombstoneRetention().toMillis(), home);
     this.verifier = new Verifier(config, nowMillis);
     this.load = new InitialLoad(selfId, config);
@@ -119,7 +124,7 @@ final class DistroCore {
   /** A peer's batch: apply its records, then compare its digest with this member's view. */
   List<DistroEffect> batchReceived(DistroBatch batch, long now) {
     String sender = batch.sender();
-    verifier.batchFrom(sender, now);
+    verifier.heardFrom(sender, now);
     for (DistroRecord r : batch.records()) {
       if (r.owner().equals(sender)) { // a member only ever sends its own records
         applier.applyIfNewer(r, now);
@@ -166,7 +171,7 @@ final class DistroCore {
       load.loaded(requestId);
       out.add(new DistroEffect.BecameReady(true));
     } else if (verifier.isPull(requestId)) {
-      Optional<String> owner = verifier.pullAnswered(requestId)
+      Optional<String> owner = verifier.pullAnswered(requestId, now)
           .filter(o -> o.equals(snapshot.sender()) && !ownerLoss.refuses(o));
       if (owner.isPresent() && applier.replaceOwner(owner.get(), snapshot, now)) {
         repairs++;
@@ -210,6 +215,13 @@ final class DistroCore {
 
   /** Advances timers: flushes, retries, verify rounds, timeouts, grace periods, tombstones. */
   List<DistroEffect> tick(long now) {
+    // A late tick means this member's thread was busy (applying a large pull, listing a snapshot)
+    // and heard nothing meanwhile: its owners' silence over that time is not theirs.
+    long stalled = now - lastTickAt - STALL_SLACK_MILLIS;
+    lastTickAt = now;
+    if (stalled > 0) {
+      verifier.postponeSilence(stalled);
+    }
     ownerLoss.newlyExpired(now).forEach(applier::removeOwner);
     store.expireTombstones(now);
     if (verifier.roundDue(now)) {

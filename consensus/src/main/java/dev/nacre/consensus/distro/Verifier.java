@@ -77,12 +77,12 @@ final class Verifier {
   }
 
   /**
-   * A batch of the owner's arrived: it sees this member UP, so it is not silent. Its digest may
-   * lag far behind its batches: it goes only with a batch that empties the owner's queue, which a
-   * long burst of writes keeps from happening (pulling each busy owner whole every two intervals
-   * fed a storm of pulls at a million instances).
+   * A batch of the owner's arrived (or a pull's answer): it sees this member UP, so it is not
+   * silent. Its digest may lag far behind its batches: it goes only with a batch that empties the
+   * owner's queue, which a long burst of writes keeps from happening (pulling each busy owner
+   * whole every two intervals fed a storm of pulls at a million instances).
    */
-  void batchFrom(String owner, long nowMillis) {
+  void heardFrom(String owner, long nowMillis) {
     if (silentPullAt.containsKey(owner)) {
       silentPullAt.put(owner, nowMillis + 2 * intervalMillis);
     }
@@ -121,11 +121,22 @@ final class Verifier {
     return pullsById.containsKey(requestId);
   }
 
-  /** The pull answered; returns its owner. */
-  Optional<String> pullAnswered(long requestId) {
+  /**
+   * The pull answered; returns its owner. The answer is word from the owner: a pull that took
+   * longer than two intervals to arrive must not make the owner look silent at once.
+   */
+  Optional<String> pullAnswered(long requestId, long nowMillis) {
     Optional<String> owner = end(requestId);
-    owner.ifPresent(failuresInARow::remove);
+    owner.ifPresent(o -> {
+      failuresInARow.remove(o);
+      heardFrom(o, nowMillis);
+    });
     return owner;
+  }
+
+  /** This member's own thread was held up for {@code millis}: it could not hear its owners. */
+  void postponeSilence(long millis) {
+    silentPullAt.replaceAll((owner, at) -> at + millis);
   }
 
   /** The pull failed or timed out: retry later, backing off like a batch, if still needed. */

@@ -5,6 +5,7 @@ import static dev.nacre.consensus.distro.Effects.requests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -129,17 +130,12 @@ class DistroVerifyAndLoadTest {
    */
   @Test
   void anOwnerWhoseBatchesKeepComingIsNotPulledForSilence() {
-    DistroCore b = new DistroCore("b", List.of("a", "b"), DistroConfig.defaults(), 0);
-    var ask = requests(b.start(0)).get(0);
-    b.snapshotReceived(ask.requestId(), new DistroSnapshot("a", SnapshotRequest.Scope.ALL, 0, List.of()), 0);
-    assertThat(b.isReady()).isTrue();
-
-    List<DistroEffect.RequestSnapshot> asked = new java.util.ArrayList<>();
+    DistroCore b = readyMemberOfTwo();
+    List<DistroEffect.RequestSnapshot> asked = new ArrayList<>();
     for (int t = 10; t <= 30_000; t += 10) { // bounded: 30 s of ticks, a batch without digest every 100 ms
       asked.addAll(requests(b.tick(t)));
       if (t % 100 == 0) {
-        DistroRecord r = DistroRecord.live("k" + t, "a", t, bytes("v"));
-        asked.addAll(requests(b.batchReceived(new DistroBatch("a", t / 100, List.of(r), Optional.empty()), t)));
+        asked.addAll(requests(b.batchReceived(batchOfA(t), t)));
       }
     }
     assertThat(asked).as("pulls of a busy owner").isEmpty();
@@ -148,6 +144,59 @@ class DistroVerifyAndLoadTest {
       asked.addAll(requests(b.tick(t)));
     }
     assertThat(asked).extracting(DistroEffect.RequestSnapshot::peer).containsExactly("a");
+  }
+
+  /**
+   * A member whose own thread was held up (a large pull applied) heard nothing meanwhile: the
+   * batches its owners sent wait behind its next tick, which must not pull them for silence.
+   */
+  @Test
+  void aMemberHeldUpForLongerThanTwoIntervalsDoesNotPullItsOwnersForSilence() {
+    DistroCore b = readyMemberOfTwo();
+    List<DistroEffect.RequestSnapshot> asked = new ArrayList<>();
+    for (int t = 10; t <= 3_000; t += 10) {
+      asked.addAll(requests(b.tick(t)));
+    }
+    asked.addAll(requests(b.batchReceived(batchOfA(3_000), 3_000)));
+    // Held up for 25 s: the next tick comes before the batches that waited behind it.
+    asked.addAll(requests(b.tick(28_000)));
+    asked.addAll(requests(b.batchReceived(batchOfA(28_000), 28_000)));
+    for (int t = 28_010; t <= 35_000; t += 10) {
+      asked.addAll(requests(b.tick(t)));
+    }
+    assertThat(asked).as("pulls after the hold-up").isEmpty();
+  }
+
+  /** A pull answered is word from its owner, however long it took to come and to apply. */
+  @Test
+  void aPullThatTookLongerThanTwoIntervalsIsNotFollowedByAnotherAtOnce() {
+    DistroCore b = readyMemberOfTwo();
+    List<DistroEffect.RequestSnapshot> asked = new ArrayList<>();
+    for (int t = 10; t <= 11_000; t += 10) { // a falls silent: pulled once
+      asked.addAll(requests(b.tick(t)));
+    }
+    assertThat(asked).extracting(DistroEffect.RequestSnapshot::peer).containsExactly("a");
+    // The answer takes 20 s to come; b's thread kept ticking meanwhile.
+    for (int t = 11_010; t <= 31_000; t += 10) {
+      assertThat(requests(b.tick(t))).isEmpty();
+    }
+    b.snapshotReceived(asked.get(0).requestId(), new DistroSnapshot("a", SnapshotRequest.Scope.OWNED, 0, List.of()),
+        31_000);
+    for (int t = 31_010; t <= 36_000; t += 10) {
+      assertThat(requests(b.tick(t))).as("at %d ms", t).isEmpty();
+    }
+  }
+
+  private static DistroCore readyMemberOfTwo() {
+    DistroCore b = new DistroCore("b", List.of("a", "b"), DistroConfig.defaults(), 0);
+    var ask = requests(b.start(0)).get(0);
+    b.snapshotReceived(ask.requestId(), new DistroSnapshot("a", SnapshotRequest.Scope.ALL, 0, List.of()), 0);
+    assertThat(b.isReady()).isTrue();
+    return b;
+  }
+
+  private static DistroBatch batchOfA(long t) {
+    return new DistroBatch("a", t, List.of(DistroRecord.live("k" + t, "a", t, bytes("v"))), Optional.empty());
   }
 
   @Test
