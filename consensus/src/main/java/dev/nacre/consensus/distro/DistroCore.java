@@ -23,9 +23,6 @@ import java.util.TreeSet;
  * written by its current run, and its view of its own records is the truth that verify copies.
  */
 final class DistroCore {
-  /** A tick later than this after the last one means the member's thread was held up. */
-  static final long STALL_SLACK_MILLIS = 1_000;
-
   private final String selfId;
   private final RecordStore store;
   private final TreeMap<String, PeerPipeline> pipelines = new TreeMap<>();
@@ -41,7 +38,7 @@ final class DistroCore {
   private long repairs;
   private long pulls;
   private boolean readySeen;
-  private long lastTickAt;
+  private final PullAnswers pullAnswers;
 
   /**
    * A member that keeps every record itself (no application home).
@@ -62,13 +59,13 @@ final class DistroCore {
       RevisionCounter revisions, long nowMillis) {
     this.selfId = selfId;
     this.config = config;
-    this.lastTickAt = nowMillis;
     this.store = new RecordStore(config.tombstoneRetention().toMillis(), home);
     this.verifier = new Verifier(config, nowMillis);
     this.load = new InitialLoad(selfId, config);
     this.ownerLoss = new OwnerLossTracker(config);
     this.revisions = revisions;
     this.applier = new RecordApplier(selfId, store, ownerLoss, revisions, out);
+    this.pullAnswers = new PullAnswers(applier, verifier, ownerLoss, out);
     for (String m : new TreeSet<>(members)) {
       if (!m.equals(selfId)) {
         pipeline(m);
@@ -171,19 +168,35 @@ final class DistroCore {
       load.loaded(requestId);
       out.add(new DistroEffect.BecameReady(true));
     } else if (verifier.isPull(requestId)) {
-      Optional<String> owner = verifier.pullAnswered(requestId, now)
+      Optional<String> owner = verifier.pullOwner(requestId)
           .filter(o -> o.equals(snapshot.sender()) && !ownerLoss.refuses(o));
-      if (owner.isPresent() && applier.replaceOwner(owner.get(), snapshot, now)) {
-        repairs++;
-        for (String other : verifier.ownersOutOfDate(store::digestOf)) {
-          if (!other.equals(owner.get()) && pipelines.containsKey(other)
-              && pipelines.get(other).isUp()) {
-            pull(other, now, "its digest differed while another owner's records hid some of its");
-          }
-        }
+      if (owner.isPresent()) {
+        pullAnswers.add(owner.get(), requestId, snapshot);
+        verifier.heardFrom(owner.get(), now);
+        applyNextSlice(now);
+      } else {
+        verifier.pullAnswered(requestId, now);
       }
     }
     return finish(now);
+  }
+
+  /** Applies the next slice of a pull's answer (see {@link DistroEffect.ContinueApply}). */
+  List<DistroEffect> continueApply(long now) {
+    pullAnswers.continued();
+    applyNextSlice(now);
+    return finish(now);
+  }
+
+  private void applyNextSlice(long now) {
+    pullAnswers.applyNextSlice(now).ifPresent(owner -> {
+      repairs++;
+      for (String other : verifier.ownersOutOfDate(store::digestOf)) {
+        if (!other.equals(owner) && pipelines.containsKey(other) && pipelines.get(other).isUp()) {
+          pull(other, now, "its digest differed while another owner's records hid some of its");
+        }
+      }
+    });
   }
 
   List<DistroEffect> snapshotFailed(long requestId, long now) {
@@ -215,13 +228,7 @@ final class DistroCore {
 
   /** Advances timers: flushes, retries, verify rounds, timeouts, grace periods, tombstones. */
   List<DistroEffect> tick(long now) {
-    // A late tick means this member's thread was busy (applying a large pull, listing a snapshot)
-    // and heard nothing meanwhile: its owners' silence over that time is not theirs.
-    long stalled = now - lastTickAt - STALL_SLACK_MILLIS;
-    lastTickAt = now;
-    if (stalled > 0) {
-      verifier.postponeSilence(stalled);
-    }
+    verifier.ticked(now);
     ownerLoss.newlyExpired(now).forEach(applier::removeOwner);
     store.expireTombstones(now);
     if (verifier.roundDue(now)) {

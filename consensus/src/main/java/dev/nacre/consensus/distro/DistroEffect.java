@@ -30,6 +30,12 @@ sealed interface DistroEffect {
     }
   }
 
+  /**
+   * Call {@code continueApply} on this member's thread after the events already waiting there: a
+   * pull's answer is applied a slice at a time, so batches and ticks are not held up by it.
+   */
+  record ContinueApply() implements DistroEffect {}
+
   /** The initial load ended; {@code loadedFromPeer} is false after a timeout or with no peer. */
   record BecameReady(boolean loadedFromPeer) implements DistroEffect {}
 }

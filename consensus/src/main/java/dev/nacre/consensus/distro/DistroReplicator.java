@@ -261,6 +261,8 @@ public final class DistroReplicator implements AutoCloseable {
       } else if (e instanceof DistroEffect.RemoveRecords r) {
         log.debug("[{}] distro: removing {} records", selfId, r.records().size());
         callHandler(() -> handler.remove(r.records()));
+      } else if (e instanceof DistroEffect.ContinueApply) {
+        submitQuietly(() -> core.continueApply(clock.getAsLong()));
       } else if (e instanceof DistroEffect.BecameReady b) {
         log.info("[{}] distro ready ({})", selfId,
             b.loadedFromPeer() ? "loaded a snapshot from a peer" : "no peer answered; verify will fill in");

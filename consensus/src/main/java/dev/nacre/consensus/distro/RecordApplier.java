@@ -53,26 +53,70 @@ final class RecordApplier {
   }
 
   /**
-   * Makes this member's view of {@code owner}'s records equal to the owner's full set: keeps only
-   * what is newer than the snapshot (on its way from the owner), and records of the same keys that
-   * other owners wrote later. Returns true when records were dropped without a replacement.
+   * A pull's answer, applied a slice at a time ({@link #applySlice}, then {@link #finishReplacing})
+   * so that a set of hundreds of thousands of records does not hold the replicator's thread for
+   * seconds: batches, digests and ticks run between the slices.
    */
-  boolean replaceOwner(String owner, DistroSnapshot snapshot, long now) {
-    long highWater = snapshot.highWaterRevision();
-    Set<String> inSnapshot = new HashSet<>();
-    for (DistroRecord r : snapshot.records()) {
-      if (!r.owner().equals(owner)) {
+  static final class OwnerReplacement {
+    private final String owner;
+    private final long requestId;
+    private final long highWater;
+    private final List<DistroRecord> records;
+    private final Set<String> inSnapshot = new HashSet<>();
+    private int next;
+
+    private OwnerReplacement(String owner, long requestId, DistroSnapshot snapshot) {
+      this.owner = owner;
+      this.requestId = requestId;
+      this.highWater = snapshot.highWaterRevision();
+      this.records = snapshot.records();
+    }
+
+    String owner() {
+      return owner;
+    }
+
+    long requestId() {
+      return requestId;
+    }
+
+    boolean allApplied() {
+      return next >= records.size();
+    }
+  }
+
+  /** Starts making this member's view of {@code owner}'s records equal to its full set. */
+  OwnerReplacement startReplacing(String owner, long requestId, DistroSnapshot snapshot) {
+    return new OwnerReplacement(owner, requestId, snapshot);
+  }
+
+  /**
+   * Applies up to {@code max} more records of the set: each replaces what is held unless what is
+   * held is newer than the snapshot (on its way from the owner, or written later by another owner).
+   */
+  void applySlice(OwnerReplacement r, int max, long now) {
+    int end = (int) Math.min(r.records.size(), (long) r.next + max);
+    for (; r.next < end; r.next++) {
+      DistroRecord record = r.records.get(r.next);
+      if (!record.owner().equals(r.owner)) {
         continue;
       }
-      inSnapshot.add(r.key());
-      put(r, held -> held == null
-          || (held.owner().equals(owner)
-              ? held.revision() <= highWater && !held.stamps(r)
-              : held.isReplacedBy(r)), now);
+      r.inSnapshot.add(record.key());
+      put(record, held -> held == null
+          || (held.owner().equals(r.owner)
+              ? held.revision() <= r.highWater && !held.stamps(record)
+              : held.isReplacedBy(record)), now);
     }
+  }
+
+  /**
+   * Once every slice is applied: drops the owner's records the set no longer has (those no newer
+   * than the snapshot). Returns true when records were dropped without a replacement.
+   */
+  boolean finishReplacing(OwnerReplacement r) {
     boolean[] dropped = {false};
-    store.stampsOwnedBy(owner).forEach((key, held) -> {
-      if (!inSnapshot.contains(key) && held.revision() <= highWater && drop(key, held)) {
+    store.stampsOwnedBy(r.owner).forEach((key, held) -> {
+      if (!r.inSnapshot.contains(key) && held.revision() <= r.highWater && drop(key, held)) {
         dropped[0] = true;
       }
     });

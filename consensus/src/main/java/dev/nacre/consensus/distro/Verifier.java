@@ -21,6 +21,9 @@ import java.util.TreeMap;
  * the owner's records itself.
  */
 final class Verifier {
+  /** A tick later than this after the last one means the member's thread was held up. */
+  static final long STALL_SLACK_MILLIS = 1_000;
+
   private record Pull(String owner, long deadline) {}
 
   private final long intervalMillis;
@@ -35,6 +38,7 @@ final class Verifier {
   private final Map<Long, Pull> pullsById = new HashMap<>();
   private final Map<String, Long> pullIdByOwner = new HashMap<>();
   private final Map<String, OwnerDigest> lastDigest = new HashMap<>();
+  private long lastTickAt;
   private final TreeMap<String, Long> retryAt = new TreeMap<>();
 
   Verifier(DistroConfig config, long nowMillis) {
@@ -43,6 +47,7 @@ final class Verifier {
     this.retryDelayMillis = config.retryBackoffBase().toMillis();
     this.retryDelayMaxMillis = config.retryBackoffMax().toMillis();
     this.nextRoundAt = nowMillis + intervalMillis;
+    this.lastTickAt = nowMillis;
     this.firstDigestWithinMillis = intervalMillis + config.flushDelay().toMillis();
   }
 
@@ -134,9 +139,27 @@ final class Verifier {
     return owner;
   }
 
-  /** This member's own thread was held up for {@code millis}: it could not hear its owners. */
-  void postponeSilence(long millis) {
-    silentPullAt.replaceAll((owner, at) -> at + millis);
+  /** The owner a pull in progress asks, without ending the pull. */
+  Optional<String> pullOwner(long requestId) {
+    return Optional.ofNullable(pullsById.get(requestId)).map(Pull::owner);
+  }
+
+  /** The pull's answer is still being applied: it is not timed out meanwhile. */
+  void pullProgressed(long requestId, long nowMillis) {
+    pullsById.computeIfPresent(requestId, (id, p) -> new Pull(p.owner(), nowMillis + timeoutMillis));
+  }
+
+  /**
+   * The replicator's tick ran. A late tick means this member's thread was busy (applying a large
+   * answer, listing a snapshot) and heard nothing meanwhile: its owners' silence over that time is
+   * not theirs, so their deadlines move by it.
+   */
+  void ticked(long nowMillis) {
+    long heldUp = nowMillis - lastTickAt - STALL_SLACK_MILLIS;
+    lastTickAt = nowMillis;
+    if (heldUp > 0) {
+      silentPullAt.replaceAll((owner, at) -> at + heldUp);
+    }
   }
 
   /** The pull failed or timed out: retry later, backing off like a batch, if still needed. */

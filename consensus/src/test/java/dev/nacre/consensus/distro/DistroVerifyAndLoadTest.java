@@ -187,6 +187,41 @@ class DistroVerifyAndLoadTest {
     }
   }
 
+  /**
+   * A pull's answer of hundreds of thousands of records held the thread for 10-30 s at a million
+   * instances; it is applied a slice at a time, and what comes between the slices counts.
+   */
+  @Test
+  void aLargePullIsAppliedASliceAtATimeAndWhatComesBetweenIsKept() {
+    DistroCore b = readyMemberOfTwo();
+    b.batchReceived(new DistroBatch("a", 1, List.of(DistroRecord.live("gone", "a", 5, bytes("x"))),
+        Optional.empty()), 100); // deleted by a before it answers: the answer lacks it
+    List<DistroEffect.RequestSnapshot> asked = new ArrayList<>();
+    for (int t = 110; t <= 11_000 && asked.isEmpty(); t += 10) { // a falls silent: pulled
+      asked.addAll(requests(b.tick(t)));
+    }
+    assertThat(asked).singleElement().extracting(DistroEffect.RequestSnapshot::peer).isEqualTo("a");
+
+    int size = 2 * PullAnswers.SLICE + 10;
+    List<DistroRecord> set = java.util.stream.IntStream.range(0, size)
+        .mapToObj(i -> DistroRecord.live("k" + i, "a", 10, bytes("v"))).toList();
+    var effects = b.snapshotReceived(asked.get(0).requestId(),
+        new DistroSnapshot("a", SnapshotRequest.Scope.OWNED, 10, set), 11_000);
+    assertThat(Effects.of(effects, DistroEffect.ContinueApply.class)).hasSize(1);
+    assertThat(b.liveRecords()).hasSize(PullAnswers.SLICE + 1);
+
+    // Between the slices: a newer change of a key in the set, and a digest that differs (the
+    // apply is not done) which must not start another pull.
+    var between = b.batchReceived(new DistroBatch("a", 2, List.of(DistroRecord.live("k0", "a", 20, bytes("newer"))),
+        Optional.of(new OwnerDigest("a", 1, 1))), 11_010);
+    assertThat(requests(between)).isEmpty();
+    assertThat(Effects.of(b.continueApply(11_020), DistroEffect.ContinueApply.class)).hasSize(1);
+    assertThat(Effects.of(b.continueApply(11_030), DistroEffect.ContinueApply.class)).isEmpty();
+
+    assertThat(b.liveRecords()).hasSize(size).doesNotContainKey("gone");
+    assertThat(Effects.text(b.liveRecords().get("k0"))).isEqualTo("newer");
+  }
+
   private static DistroCore readyMemberOfTwo() {
     DistroCore b = new DistroCore("b", List.of("a", "b"), DistroConfig.defaults(), 0);
     var ask = requests(b.start(0)).get(0);

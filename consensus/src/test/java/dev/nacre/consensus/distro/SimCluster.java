@@ -172,6 +172,8 @@ final class SimCluster {
         sendBatch(n, n.run, s);
       } else if (e instanceof DistroEffect.RequestSnapshot r) {
         requestSnapshot(n, n.run, r);
+      } else if (e instanceof DistroEffect.ContinueApply) {
+        handle(n, n.core.continueApply(now));
       } else if (e instanceof DistroEffect.BecameReady b) {
         note(n.id + " ready loaded=" + b.loadedFromPeer());
       }

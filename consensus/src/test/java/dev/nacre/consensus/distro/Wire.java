@@ -130,6 +130,8 @@ final class Wire {
       }
       result.addAll(tag(from, sender.batchAcked(s.peer(), seq, now)));
       return result;
+    } else if (e instanceof DistroEffect.ContinueApply) {
+      return tag(from, core(from).continueApply(now));
     } else if (e instanceof DistroEffect.RequestSnapshot r) {
       log.add(from + ">" + r.peer() + " snapshot " + r.request().scope());
       if (cutLinks.contains(from + ">" + r.peer())) {
