@@ -303,9 +303,13 @@ public final class DistroReplicator implements AutoCloseable {
         submitQuietly(() -> {
           List<DistroEffect> effects = core.snapshotReceived(r.requestId(), snap, clock.getAsLong());
           // Where a start's time goes: the peer's listing and the transfer, then what is left to apply.
-          log.info("[{}] distro: {} snapshot of {} records from {} (asked: {}): all arrived {} ms after asking,"
-              + " all applied {} ms after that", selfId, r.request().scope(), streamed.get() + snap.records().size(),
-              r.peer(), r.why(), (arrived - asked) / 1_000_000, (System.nanoTime() - arrived) / 1_000_000);
+          // A pull's answer goes on being applied a slice at a time (PullAnswers) after this.
+          String applied = r.request().scope() == SnapshotRequest.Scope.ALL
+              ? "all applied " + (System.nanoTime() - arrived) / 1_000_000 + " ms after that"
+              : "applied " + PullAnswers.SLICE + " records at a time from then on";
+          log.info("[{}] distro: {} snapshot of {} records from {} (asked: {}): all arrived {} ms after asking, {}",
+              selfId, r.request().scope(), streamed.get() + snap.records().size(), r.peer(), r.why(),
+              (arrived - asked) / 1_000_000, applied);
           return effects;
         });
       } else {
