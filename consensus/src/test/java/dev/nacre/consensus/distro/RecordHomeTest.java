@@ -218,12 +218,7 @@ class RecordHomeTest {
   @Test
   void aDigestWaitsForARecordTheHomeHoldsBeyondWhatWasCounted() {
     MapHome home = new MapHome();
-    DistroCore a = new DistroCore("a", MEMBERS, DistroPipelineTest.TRAILING, home, new RevisionCounter(0), 0);
-    var ask = Effects.requests(a.start(0)).get(0);
-    for (var send : Effects.batches(a.snapshotReceived(ask.requestId(),
-        new DistroSnapshot(ask.peer(), SnapshotRequest.Scope.ALL, 0, List.of()), 0))) {
-      a.batchAcked(send.peer(), send.batch().sequence(), 0);
-    }
+    DistroCore a = loadedCoreOver(home);
     String key = MapHome.PREFIX + "k";
     DistroRecord first = DistroRecord.live(key, "a", 10, new byte[] {1});
     DistroRecord second = DistroRecord.live(key, "a", 11, new byte[] {2});
@@ -251,12 +246,7 @@ class RecordHomeTest {
   @Test
   void twoWritesOfAKeyReportedOutOfOrderSendTheNewer() {
     MapHome home = new MapHome();
-    DistroCore a = new DistroCore("a", MEMBERS, DistroPipelineTest.TRAILING, home, new RevisionCounter(0), 0);
-    var ask = Effects.requests(a.start(0)).get(0);
-    for (var send : Effects.batches(a.snapshotReceived(ask.requestId(),
-        new DistroSnapshot(ask.peer(), SnapshotRequest.Scope.ALL, 0, List.of()), 0))) {
-      a.batchAcked(send.peer(), send.batch().sequence(), 0);
-    }
+    DistroCore a = loadedCoreOver(home);
     String key = MapHome.PREFIX + "k";
     DistroRecord first = DistroRecord.live(key, "a", 10, new byte[] {1});
     DistroRecord second = DistroRecord.live(key, "a", 11, new byte[] {2});
@@ -272,6 +262,17 @@ class RecordHomeTest {
       assertThat(b.batch().digest()).contains(a.digestOf("a"));
     });
     assertThat(a.digestOf("a")).isEqualTo(new OwnerDigest("a", 1, Hashing.digestEntry(key, 11, false)));
+  }
+
+  /** Core "a" over {@code home}, loaded (from an empty peer) with its first batches acknowledged. */
+  private static DistroCore loadedCoreOver(MapHome home) {
+    DistroCore a = new DistroCore("a", MEMBERS, DistroPipelineTest.TRAILING, home, new RevisionCounter(0), 0);
+    var ask = Effects.requests(a.start(0)).get(0);
+    for (var send : Effects.batches(a.snapshotReceived(ask.requestId(),
+        new DistroSnapshot(ask.peer(), SnapshotRequest.Scope.ALL, 0, List.of()), 0))) {
+      a.batchAcked(send.peer(), send.batch().sequence(), 0);
+    }
+    return a;
   }
 
   private static boolean distroThreadWaitsForHighWater(String member) {
