@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * The Distro protocol of one member as a pure state machine: each method takes an event and the
@@ -15,8 +16,8 @@ import java.util.TreeSet;
  *
  * <p>The parts: a {@link RecordStore}, one {@link PeerPipeline} per peer, the {@link Verifier}
  * (anti-entropy), the {@link InitialLoad}, the {@link OwnerLossTracker}, a {@link RecordApplier}
- * for what peers send and a {@link RevisionCounter} for local writes. This class routes events
- * between them.
+ * for what peers send ({@link PullAnswers} for pulls' answers, a slice at a time) and a {@link
+ * RevisionCounter} for local writes. This class routes events between them.
  *
  * <p>A member starts owning nothing: records that an earlier run of it wrote are not taken back
  * at the initial load, and verify removes them from peers. So every record a member owns was
@@ -140,13 +141,16 @@ final class DistroCore {
     return finish(now);
   }
 
-  /** Answers a peer's snapshot request (a query: the state does not change). */
-  DistroSnapshot snapshotFor(SnapshotRequest request) {
+  /**
+   * Answers a peer's snapshot request (a query): its high-water mark and the records only this
+   * thread may read are taken now; the supplier lists the rest, on any thread.
+   */
+  Supplier<DistroSnapshot> beginSnapshot(SnapshotRequest request) {
     long highWater = revisions.highWater(); // first: every record it covers is stored by then
-    List<DistroRecord> records = request.scope() == SnapshotRequest.Scope.OWNED
-        ? store.ownedBy(selfId)
-        : store.all();
-    return new DistroSnapshot(selfId, request.scope(), highWater, records);
+    RecordStore.Listing listing = store.beginListing(request.scope() == SnapshotRequest.Scope.OWNED
+        ? s -> s.owner().equals(selfId)
+        : s -> true);
+    return () -> new DistroSnapshot(selfId, request.scope(), highWater, listing.complete());
   }
 
   /**
@@ -191,12 +195,18 @@ final class DistroCore {
   private void applyNextSlice(long now) {
     pullAnswers.applyNextSlice(now).ifPresent(owner -> {
       repairs++;
-      for (String other : verifier.ownersOutOfDate(store::digestOf)) {
-        if (!other.equals(owner) && pipelines.containsKey(other) && pipelines.get(other).isUp()) {
-          pull(other, now, "its digest differed while another owner's records hid some of its");
-        }
-      }
+      pullOwnersOutOfDate(owner, "its digest differed while another owner's records hid some of its", now);
     });
+  }
+
+  /** Pulls every UP owner but {@code except} whose last digest differs from this member's view. */
+  private void pullOwnersOutOfDate(String except, String why, long now) {
+    for (String owner : verifier.ownersOutOfDate(store::digestOf)) {
+      PeerPipeline p = pipelines.get(owner);
+      if (!owner.equals(except) && p != null && p.isUp() && !ownerLoss.refuses(owner)) {
+        pull(owner, now, why);
+      }
+    }
   }
 
   List<DistroEffect> snapshotFailed(long requestId, long now) {
@@ -361,12 +371,7 @@ final class DistroCore {
     for (String peer : upPeers()) {
       verifier.watch(peer, now);
     }
-    for (String owner : verifier.ownersOutOfDate(store::digestOf)) {
-      PeerPipeline p = pipelines.get(owner);
-      if (p != null && p.isUp() && !ownerLoss.refuses(owner)) {
-        pull(owner, now, "digests that came during the load differ from what it loaded");
-      }
-    }
+    pullOwnersOutOfDate(null, "digests that came during the load differ from what it loaded", now);
   }
 
   private void driveLoad(long now) {

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -41,6 +42,8 @@ public final class DistroReplicator implements AutoCloseable {
   private final OwnWrites ownWrites;
   private final RecordHome home;
   private final ScheduledExecutorService executor;
+  /** Lists and encodes the home's part of a peer's snapshot, off the replicator's thread. */
+  private final ExecutorService snapshotLister;
   private final Set<String> upMembers = new ConcurrentSkipListSet<>();
   private final CompletableFuture<Void> ready = new CompletableFuture<>();
   private final java.util.concurrent.atomic.AtomicBoolean started =
@@ -86,6 +89,11 @@ public final class DistroReplicator implements AutoCloseable {
     mapper = new OwnershipMapper(upMembers);
     executor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "distro-" + selfId);
+      t.setDaemon(true);
+      return t;
+    });
+    snapshotLister = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "distro-snapshots-" + selfId);
       t.setDaemon(true);
       return t;
     });
@@ -188,7 +196,7 @@ public final class DistroReplicator implements AutoCloseable {
   /** Inbound: a peer asks for a snapshot of this member's records. */
   public CompletableFuture<DistroSnapshot> serveSnapshot(SnapshotRequest request) {
     Objects.requireNonNull(request, "request");
-    return call(() -> core.snapshotFor(request));
+    return call(() -> core.beginSnapshot(request)).thenApplyAsync(Supplier::get, snapshotLister);
   }
 
   /** Live records held here, by key (a copy taken on the replicator's thread). */
@@ -204,6 +212,7 @@ public final class DistroReplicator implements AutoCloseable {
   @Override
   public void close() {
     executor.shutdownNow();
+    snapshotLister.shutdownNow();
     ready.completeExceptionally(new IllegalStateException("distro replicator closed"));
   }
 

@@ -98,11 +98,6 @@ final class RecordStore {
     return out;
   }
 
-  /** Every record owned by {@code owner}, tombstones included, sorted by key. */
-  List<DistroRecord> ownedBy(String owner) {
-    return list(s -> s.owner().equals(owner));
-  }
-
   /** Every record, tombstones included, sorted by key. */
   List<DistroRecord> all() {
     return list(s -> true);
@@ -138,17 +133,37 @@ final class RecordStore {
     return ledger.liveCountOf(owner);
   }
 
-  private List<DistroRecord> list(Predicate<RecordStamp> which) {
-    List<DistroRecord> out = new ArrayList<>();
+  /**
+   * Begins a listing of the records {@code which} takes: the ones kept here are taken now (the
+   * replicator's thread only); the home's are listed by {@link Listing#complete}, on any thread.
+   */
+  Listing beginListing(Predicate<RecordStamp> which) {
+    List<DistroRecord> kept = new ArrayList<>();
     byKey.values().forEach(r -> {
       if (which.test(RecordStamp.of(r))) {
-        out.add(r);
+        kept.add(r);
       }
     });
-    if (home != null) {
-      out.addAll(home.records(which));
+    return new Listing(kept, home, which);
+  }
+
+  /**
+   * A listing whose second half may run off the replicator's thread: the home lets any thread read
+   * it, and at a million instances listing and encoding it took the replicator's thread seconds.
+   */
+  record Listing(List<DistroRecord> kept, RecordHome home, Predicate<RecordStamp> which) {
+    /** Every record listed, sorted by key. */
+    List<DistroRecord> complete() {
+      List<DistroRecord> out = new ArrayList<>(kept);
+      if (home != null) {
+        out.addAll(home.records(which));
+      }
+      out.sort(BY_KEY);
+      return out;
     }
-    out.sort(BY_KEY);
-    return out;
+  }
+
+  private List<DistroRecord> list(Predicate<RecordStamp> which) {
+    return beginListing(which).complete();
   }
 }

@@ -19,6 +19,8 @@ final class MapHome implements RecordHome {
 
   private final Map<String, DistroRecord> records = new ConcurrentHashMap<>();
   private volatile OwnWrites writes;
+  /** The thread that last listed the records. */
+  volatile String listedOn;
 
   void attach(OwnWrites writes) {
     this.writes = writes;
@@ -105,6 +107,7 @@ final class MapHome implements RecordHome {
 
   @Override
   public List<DistroRecord> records(Predicate<RecordStamp> which) {
+    listedOn = Thread.currentThread().getName();
     List<DistroRecord> out = new ArrayList<>();
     records.values().forEach(r -> {
       if (which.test(RecordStamp.of(r))) {

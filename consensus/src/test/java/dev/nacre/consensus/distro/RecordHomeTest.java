@@ -175,6 +175,21 @@ class RecordHomeTest {
   }
 
   /**
+   * A peer's snapshot lists the home off the replicator's thread: at a million instances listing
+   * and encoding an owner's set held that thread for seconds, and the member fell silent.
+   */
+  @Test
+  void aSnapshotListsTheHomeOffTheReplicatorsThread() throws Exception {
+    MEMBERS.forEach(this::start);
+    replicators.values().forEach(r -> r.whenReady().join());
+    homes.get("a").write(MapHome.PREFIX + "k", "v");
+    DistroSnapshot served = replicators.get("a").serveSnapshot(new SnapshotRequest("b", SnapshotRequest.Scope.OWNED))
+        .get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+    assertThat(served.records()).extracting(DistroRecord::key).contains(MapHome.PREFIX + "k");
+    assertThat(homes.get("a").listedOn).isEqualTo("distro-snapshots-a");
+  }
+
+  /**
    * A snapshot's high-water mark covers every revision below it: a write that holds a revision
    * but has not stored its record yet keeps the snapshot waiting, so the record is in it.
    */

@@ -201,7 +201,7 @@ final class SimCluster {
       if (!to.alive) {
         return;
       }
-      DistroSnapshot snap = to.core.snapshotFor(r.request());
+      DistroSnapshot snap = to.core.beginSnapshot(r.request()).get();
       net.send(now, to.id, from.id, () -> onSender(from, run,
           () -> from.core.snapshotReceived(r.requestId(), snap, now)), failed);
     }, failed);

@@ -137,7 +137,7 @@ final class Wire {
       if (cutLinks.contains(from + ">" + r.peer())) {
         return tag(from, core(from).snapshotFailed(r.requestId(), now));
       }
-      DistroSnapshot snap = core(r.peer()).snapshotFor(r.request());
+      DistroSnapshot snap = core(r.peer()).beginSnapshot(r.request()).get();
       return tag(from, core(from).snapshotReceived(r.requestId(), snap, now));
     }
     return List.of();
