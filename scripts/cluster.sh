@@ -43,24 +43,12 @@ check_index() {
   [[ $1 =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le "$NODES" ] || { echo "node index must be 1..$NODES, got '$1'" >&2; exit 2; }
 }
 
-# Class data sharing: the classes a node loads, parsed and verified once, mapped by every later
-# start (a start then costs about a third less CPU). Node 1 of the first start after a build
-# writes the archive when it stops cleanly; until then nodes start without it.
-cds_opts() {
-  local i=$1 jsa="${nacre_jar%.jar}.jsa"
-  if [ -f "$jsa" ] && [ "$jsa" -nt "$nacre_jar" ]; then
-    echo "-XX:SharedArchiveFile=$jsa -Xlog:cds=off -Xlog:cds+dynamic=off"
-  elif [ "$i" = 1 ]; then
-    rm -f "$jsa"; echo "-XX:ArchiveClassesAtExit=$jsa -Xlog:cds=off -Xlog:cds+dynamic=off"
-  fi
-}
-
 start_node() {
   local i=$1 port; port=$(port_of "$i")
   if alive "$i"; then echo "node $i already runs (pid $(pid_of "$i"))"; return; fi
   mkdir -p "$dir/node-$i"
   # shellcheck disable=SC2046
-  (cd "$dir/node-$i" && exec java ${JAVA_OPTS:--Xmx512m} $nacre_jit_opts $(cds_opts "$i") -Dnacre.logs.dir="$dir/node-$i/logs" -jar "$nacre_jar" \
+  (cd "$dir/node-$i" && exec java ${JAVA_OPTS:--Xmx512m} $nacre_jit_opts $nacre_native_opts $(nacre_cds_opts) -Dnacre.logs.dir="$dir/node-$i/logs" -jar "$nacre_jar" \
       --config "$dir/nacre.properties" --port "$port" --data-dir "$dir/node-$i/data" \
       > "$dir/node-$i/node.out" 2>&1) &
   echo $! > "$dir/node-$i/pid"
@@ -152,7 +140,7 @@ case $cmd in
       if alive "$i"; then kill "$(pid_of "$i")"; fi
     done
     for i in $(seq 1 "$NODES"); do
-      # up to 30 s: node 1 may be writing the class data archive (see cds_opts)
+      # up to 30 s for a clean stop (Raft and RocksDB close)
       for _ in $(seq 1 300); do alive "$i" || break; sleep 0.1; done
       if alive "$i"; then kill -9 "$(pid_of "$i")"; fi
       rm -f "$dir/node-$i/pid"

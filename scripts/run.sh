@@ -12,4 +12,4 @@ if [ -f "$nacre_root/conf/cluster.conf" ]; then
   args+=(--cluster-conf "$nacre_root/conf/cluster.conf")
 fi
 cd "$nacre_root"
-exec java ${JAVA_OPTS:-} $nacre_jit_opts -jar "$nacre_jar" "${args[@]}" "$@"
+exec java ${JAVA_OPTS:-} $nacre_jit_opts $nacre_native_opts $(nacre_cds_opts) -jar "$nacre_jar" "${args[@]}" "$@"
