@@ -48,7 +48,7 @@ start_node() {
   if alive "$i"; then echo "node $i already runs (pid $(pid_of "$i"))"; return; fi
   mkdir -p "$dir/node-$i"
   # shellcheck disable=SC2046
-  (cd "$dir/node-$i" && exec java ${JAVA_OPTS:--Xmx512m} $nacre_jit_opts $nacre_native_opts $(nacre_cds_opts) -Dnacre.logs.dir="$dir/node-$i/logs" -jar "$nacre_jar" \
+  (cd "$dir/node-$i" && exec java ${JAVA_OPTS:--Xmx512m} $nacre_jit_opts $nacre_native_opts $(nacre_cds_opts_for_node "$i") -Dnacre.logs.dir="$dir/node-$i/logs" -jar "$nacre_jar" \
       --config "$dir/nacre.properties" --port "$port" --data-dir "$dir/node-$i/data" \
       > "$dir/node-$i/node.out" 2>&1) &
   echo $! > "$dir/node-$i/pid"

@@ -15,7 +15,7 @@ nacre_ensure_built() {
     # Only the node and what it is made of: not the test modules (spring-tests alone pulls in Spring).
     (cd "$nacre_root" && mvn -B -q -DskipTests -pl node -am package >&2)
   fi
-  if [ -z "$(nacre_cds_opts)" ]; then nacre_write_cds_archive; fi
+  if [ -z "${NACRE_CDS_TRAINING:-}" ] && [ -z "$(nacre_cds_opts)" ]; then nacre_write_cds_archive; fi
 }
 
 # Class data sharing: the classes a node loads while it starts, parsed and verified once and
@@ -29,51 +29,35 @@ nacre_cds_opts() {
 }
 
 # Writes the archive right after a build, so that the first start of a cluster and a node
-# restarted after a crash use it too: a 3-node cluster on loopback in a temporary folder starts,
-# elects a leader and stops (about 15 s); node 1 writes the classes it loaded when it exits. A
-# failure costs only speed: nodes then start without the archive.
+# restarted after a crash use it too: `cluster.sh` starts a 3-node cluster on loopback in a
+# temporary folder, waits for a leader and stops it (about 15 s); node 1 writes the classes it
+# loaded when it exits (NACRE_CDS_TRAINING). A failure costs only speed: nodes then start without
+# the archive.
 nacre_write_cds_archive() {
-  local work base i port members="" pids=() ok=true deadline
+  local work base ok=true
   work=$(mktemp -d "${TMPDIR:-/tmp}/nacre-cds.XXXXXX")
-  # Main ports base, base+10, base+20 (and P-1000, P+1000, P+1001 each): under the kernel's
-  # ephemeral range (32768+), at a random base so that two builds at once do not collide.
+  # Ports base..base+1021: under the kernel's ephemeral range (32768+), at a random base so that
+  # two builds at once do not collide.
   base=$((21000 + 100 * (RANDOM % 80)))
-  for i in 1 2 3; do members+="127.0.0.1:$((base + 10 * (i - 1))),"; done
-  printf 'nacre.members=%s\nnacre.cluster.secret=%s\n' "${members%,}" \
-    "$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')" > "$work/nacre.properties"
   echo "Writing the class data archive (a 3-node cluster starts and stops on ports $base..$((base + 1021)))..." >&2
-  for i in 1 2 3; do
-    port=$((base + 10 * (i - 1)))
-    local dump=""; [ "$i" = 1 ] && dump="-XX:ArchiveClassesAtExit=$work/node.jsa -Xlog:cds=off -Xlog:cds+dynamic=off"
-    # shellcheck disable=SC2086
-    java -Xmx512m $nacre_jit_opts $nacre_native_opts $dump -Dnacre.logs.dir="$work/node-$i/logs" \
-      -jar "$nacre_jar" --config "$work/nacre.properties" --port "$port" --data-dir "$work/node-$i/data" \
-      > "$work/node-$i.out" 2>&1 &
-    pids+=($!)
-  done
-  deadline=$((SECONDS + 60))
-  for i in 1 2 3; do
-    port=$((base + 10 * (i - 1)))
-    until curl -sf -m 2 -o /dev/null "http://127.0.0.1:$port/nacos/v1/console/health/readiness"; do
-      if [ $SECONDS -ge $deadline ] || ! pid_running "${pids[$((i - 1))]}"; then ok=false; break 2; fi
-      sleep 0.1
-    done
-  done
-  until ! $ok || curl -sf -m 2 "http://127.0.0.1:$base/nacre/v1/status" | grep -q 'leader=1'; do
-    if [ $SECONDS -ge $deadline ]; then ok=false; fi
-    sleep 0.1
-  done
-  kill "${pids[@]}" 2>/dev/null || true
-  for i in 0 1 2; do
-    for _ in $(seq 1 300); do pid_running "${pids[$i]}" || break; sleep 0.1; done
-    pid_running "${pids[$i]}" && kill -9 "${pids[$i]}" 2>/dev/null
-  done
-  wait "${pids[@]}" 2>/dev/null || true
+  NACRE_CDS_TRAINING="$work/node.jsa" "$nacre_root/scripts/cluster.sh" start 3 --dir "$work/cluster" \
+    --base-port "$base" > "$work/start.out" 2>&1 || ok=false
+  "$nacre_root/scripts/cluster.sh" stop --dir "$work/cluster" >> "$work/start.out" 2>&1 || ok=false
   if $ok && [ -s "$work/node.jsa" ]; then
     mv "$work/node.jsa" "$nacre_cds_archive"
     rm -rf "$work"
   else
     echo "Could not write the class data archive (logs kept in $work); nodes start without it, a little slower." >&2
+  fi
+}
+
+# What a node starts with for class data sharing: the archive, or, while the archive is written
+# (NACRE_CDS_TRAINING), node 1 writes it on exit and the others use none.
+nacre_cds_opts_for_node() {
+  if [ -z "${NACRE_CDS_TRAINING:-}" ]; then
+    nacre_cds_opts
+  elif [ "$1" = 1 ]; then
+    echo "-XX:ArchiveClassesAtExit=$NACRE_CDS_TRAINING -Xlog:cds=off -Xlog:cds+dynamic=off"
   fi
 }
 

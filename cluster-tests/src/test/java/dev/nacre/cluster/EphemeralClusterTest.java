@@ -176,6 +176,40 @@ class EphemeralClusterTest {
   }
 
   /**
+   * An HTTP registration lives as long as its client beats, not as long as its owner's run: a
+   * restarted owner takes it back from a peer's snapshot, and no node stops listing it (before,
+   * the owner dropped it, verify removed it everywhere and the next beat registered it again).
+   */
+  @Test
+  void aRestartedOwnerKeepsTheBeatDrivenInstancesItOwned() throws Exception {
+    try (LocalCluster c = LocalCluster.start(dir, 3, Map.of(NodeConfig.DISTRO_VERIFY, "500"))) {
+      assertThat(c.http(0).post(NS + "/instance", inst("kept", "127.0.7.1", 80)).status()).isEqualTo(200);
+      // The record reaches node 0 too when node 0 is not its owner: wait until all agree.
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        String first = ownerOnNode(c, 0, "kept", "127.0.7.1", 80);
+        assertThat(first).isNotEmpty();
+        for (int i = 1; i < 3; i++) {
+          assertThat(ownerOnNode(c, i, "kept", "127.0.7.1", 80)).as("owner on node %d", i).isEqualTo(first);
+        }
+      });
+      String ownerAddress = ownerOnNode(c, 0, "kept", "127.0.7.1", 80);
+      int owner = c.indexOf(ownerAddress);
+      c.stopNode(owner);
+      c.startNode(owner);
+      // Ready means loaded: the owner lists it at once, as its own again.
+      assertThat(c.hosts(owner, "kept")).containsExactly("127.0.7.1:80");
+      assertThat(ownerOnNode(c, owner, "kept", "127.0.7.1", 80)).isEqualTo(ownerAddress);
+      // Through several verify rounds and no beat, every node keeps listing it.
+      await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
+          .untilAsserted(() -> {
+            for (int i = 0; i < 3; i++) {
+              assertThat(c.hosts(i, "kept")).as("node %d\n%s", i, c.describe()).containsExactly("127.0.7.1:80");
+            }
+          });
+    }
+  }
+
+  /**
    * Issue 10: a starting node whose peers do not answer yet says it is loading and answers no
    * read until a peer answered and its snapshot is loaded.
    */

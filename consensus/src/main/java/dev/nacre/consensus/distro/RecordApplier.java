@@ -37,15 +37,19 @@ final class RecordApplier {
   }
 
   /**
-   * Applies the snapshot of the initial load, except records this member owns: an earlier run of
-   * it wrote them and those writes died with it. Not taking them back keeps this member's view of
-   * its own records the truth that verify copies (verify removes them from peers); its new writes
-   * still outrank them.
+   * Applies the snapshot of the initial load, except records this member owns that do not
+   * outlive its restart ({@link RecordHome#outlivesRestart}): an earlier run of it wrote them and
+   * those writes died with it. Not taking them back keeps this member's view of its own records
+   * the truth that verify copies (verify removes them from peers); its new writes still outrank
+   * them. The records that outlive it are taken back as they are, so peers and this member agree.
    */
   void applyInitialLoad(List<DistroRecord> records, long now) {
     for (DistroRecord r : records) {
       if (r.owner().equals(selfId)) {
         revisions.observe(r.revision());
+        if (store.outlivesRestart(r)) {
+          put(r, held -> held == null || held.isReplacedBy(r), now);
+        }
       } else {
         applyIfNewer(r, now);
       }

@@ -25,6 +25,16 @@ public interface RecordHome {
   /** True for the keys this home keeps. */
   boolean homes(String key);
 
+  /**
+   * Whether {@code r}, a live record of a key this home keeps that this member owned before it
+   * restarted (met in a peer's snapshot while it loads), outlives that restart: {@link #store}
+   * is then offered it, owner and revision unchanged, and takes it back as this member's own.
+   * False by default: what an earlier run wrote died with it.
+   */
+  default boolean outlivesRestart(DistroRecord r) {
+    return false;
+  }
+
   /** The record held for {@code key}, tombstones included, its value encoded now. */
   Optional<DistroRecord> get(String key);
 

@@ -57,6 +57,11 @@ final class RecordStore {
     return s;
   }
 
+  /** See {@link RecordHome#outlivesRestart}; never for the keys kept here. */
+  boolean outlivesRestart(DistroRecord r) {
+    return !r.tombstone() && homed(r.key()) && home.outlivesRestart(r);
+  }
+
   /** Forgets the record of {@code key} if it is still exactly {@code held}; true when it did. */
   boolean removeIf(String key, RecordStamp held) {
     boolean removed;

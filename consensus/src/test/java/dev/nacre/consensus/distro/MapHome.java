@@ -67,6 +67,12 @@ final class MapHome implements RecordHome {
     return key.startsWith(PREFIX);
   }
 
+  /** Values starting with {@code kept:} stand for what outlives its owner's restart. */
+  @Override
+  public boolean outlivesRestart(DistroRecord r) {
+    return new String(r.value(), StandardCharsets.UTF_8).startsWith("kept:");
+  }
+
   @Override
   public Optional<DistroRecord> get(String key) {
     return Optional.ofNullable(records.get(key));

@@ -124,6 +124,39 @@ class RecordHomeTest {
     assertThat(homes.get("c").view()).containsExactly(Map.entry(MapHome.PREFIX + "1", "one"));
   }
 
+  /**
+   * A member that restarts takes back, from a peer's snapshot, the records of its own that outlive
+   * a restart (the home says which: in naming, instances kept alive by beats), as they were; the
+   * others go from every member.
+   */
+  @Test
+  void aRestartedMemberTakesBackOnlyItsRecordsThatOutliveARestart() {
+    MEMBERS.forEach(this::start);
+    replicators.values().forEach(r -> r.whenReady().join());
+    DistroRecord kept = homes.get("a").write(MapHome.PREFIX + "kept", "kept:1");
+    homes.get("a").write(MapHome.PREFIX + "gone", "2");
+    await().atMost(DEADLINE).untilAsserted(() -> {
+      for (String m : List.of("b", "c")) {
+        assertThat(homes.get(m).view()).as("view of %s", m)
+            .containsOnlyKeys(MapHome.PREFIX + "kept", MapHome.PREFIX + "gone");
+      }
+    });
+
+    replicators.remove("a").close();
+    network.unregister("a");
+    start("a");
+    replicators.get("a").whenReady().join();
+
+    assertThat(homes.get("a").held()).as("taken back as it was, before the member is ready")
+        .containsExactly(Map.entry(MapHome.PREFIX + "kept", kept));
+    await().atMost(DEADLINE).untilAsserted(() -> {
+      for (String m : MEMBERS) {
+        assertThat(homes.get(m).view()).as("view of %s", m)
+            .containsExactly(Map.entry(MapHome.PREFIX + "kept", "kept:1"));
+      }
+    });
+  }
+
   /** A start's load takes each part as it comes: the apply overlaps the rest of the transfer. */
   @Test
   void aStartingMemberAppliesTheLoadsPartsBeforeTheLastArrives() {

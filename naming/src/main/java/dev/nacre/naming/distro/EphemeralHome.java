@@ -56,9 +56,13 @@ final class EphemeralHome implements RecordHome {
   @Override
   public Stored store(DistroRecord r, Predicate<RecordStamp> accept) {
     try {
-      Instance instance = r.tombstone() ? null : EphemeralInstanceCodec.decode(r.key(), r.value());
+      EphemeralInstanceCodec.Replica decoded = r.tombstone() ? null
+          : EphemeralInstanceCodec.decodeReplica(r.key(), r.value());
+      Instance instance = decoded == null ? null : decoded.instance();
       InstanceKey key = instance == null ? DistroKeys.parseInstanceKey(r.key()) : instance.key();
-      ReplicaWrites.Outcome o = replicas.store(key, instance, r.owner(), r.revision(), accept);
+      ReplicaWrites.Outcome o = r.owner().equals(store.localNodeId())
+          ? replicas.takeBack(key, instance, r.revision(), accept) // only offered by outlivesRestart
+          : replicas.store(key, instance, r.owner(), r.revision(), decoded != null && decoded.keptByBeats(), accept);
       return o.stored() ? new Stored(true, o.before() == null ? null : o.before().stamp()) : Stored.REFUSED;
     } catch (ReplicatedValueException e) {
       log.warn("[{}] skipped a record from {} that cannot be read: {}", store.localNodeId(),
@@ -68,6 +72,16 @@ final class EphemeralHome implements RecordHome {
           DistroKeys.abbreviate(r.key()), r.owner(), e.getMessage());
     }
     return Stored.REFUSED;
+  }
+
+  /** An instance kept alive by its client's beats (HTTP) outlives its owner's restart. */
+  @Override
+  public boolean outlivesRestart(DistroRecord r) {
+    try {
+      return !r.tombstone() && EphemeralInstanceCodec.decodeReplica(r.key(), r.value()).keptByBeats();
+    } catch (ReplicatedValueException e) {
+      return false;
+    }
   }
 
   @Override
@@ -97,7 +111,8 @@ final class EphemeralHome implements RecordHome {
 
   private static DistroRecord record(String key, HeldRecord h) {
     return h instanceof EphemeralRecord r
-        ? DistroRecord.live(key, r.ownerNodeId(), r.revision(), EphemeralInstanceCodec.encode(r.instance()))
+        ? DistroRecord.live(key, r.ownerNodeId(), r.revision(),
+            EphemeralInstanceCodec.encode(r.instance(), !r.connectionOwned()))
         : DistroRecord.tombstone(key, h.ownerNodeId(), h.revision());
   }
 }

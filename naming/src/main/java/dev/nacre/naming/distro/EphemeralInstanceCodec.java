@@ -14,7 +14,13 @@ import dev.nacre.proto.naming.EphemeralInstance;
 public final class EphemeralInstanceCodec {
   private EphemeralInstanceCodec() {}
 
+  /** As {@link #encode(Instance, boolean)} for an instance a client connection keeps alive. */
   public static byte[] encode(Instance instance) {
+    return encode(instance, false);
+  }
+
+  /** @param keptByBeats beats keep the instance alive (HTTP), not a client connection (gRPC) */
+  public static byte[] encode(Instance instance, boolean keptByBeats) {
     if (!instance.ephemeral()) {
       throw new IllegalArgumentException("only ephemeral instances are replicated by Distro: "
           + instance.key().instanceId());
@@ -25,6 +31,7 @@ public final class EphemeralInstanceCodec {
         .setHealthy(instance.healthy())
         .setEnabled(instance.enabled())
         .putAllMetadata(instance.metadata())
+        .setKeptByBeats(keptByBeats)
         .build()
         .toByteArray();
   }
@@ -36,6 +43,14 @@ public final class EphemeralInstanceCodec {
    *     instance than the key does
    */
   public static Instance decode(String distroKey, byte[] value) {
+    return decodeReplica(distroKey, value).instance();
+  }
+
+  /** A decoded value: the instance, and whether beats keep it alive (see {@link #encode(Instance, boolean)}). */
+  public record Replica(Instance instance, boolean keptByBeats) {}
+
+  /** As {@link #decode}, with how the instance is kept alive. */
+  public static Replica decodeReplica(String distroKey, byte[] value) {
     InstanceKey key = DistroKeys.parseInstanceKey(distroKey);
     EphemeralInstance message;
     try {
@@ -53,7 +68,7 @@ public final class EphemeralInstanceCodec {
       throw new ReplicatedValueException("value of " + DistroKeys.abbreviate(distroKey)
           + " has an impossible weight " + weight);
     }
-    return new Instance(key, weight, message.getHealthy(), message.getEnabled(), true,
-        message.getMetadataMap());
+    return new Replica(new Instance(key, weight, message.getHealthy(), message.getEnabled(), true,
+        message.getMetadataMap()), message.getKeptByBeats());
   }
 }

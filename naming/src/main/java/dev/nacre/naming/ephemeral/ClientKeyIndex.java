@@ -20,8 +20,8 @@ final class ClientKeyIndex {
 
   /** Records that {@code key} went from {@code before} to {@code after} (either may be null). */
   void moved(InstanceKey key, EphemeralRecord before, EphemeralRecord after) {
-    String was = before == null ? "" : before.clientId();
-    String now = after == null ? "" : after.clientId();
+    String was = clientHere(before);
+    String now = clientHere(after);
     if (was.equals(now)) {
       return;
     }
@@ -41,6 +41,11 @@ final class ClientKeyIndex {
         return map;
       });
     }
+  }
+
+  /** The record's client connection on this node; "" for none (a replica's marker included). */
+  private static String clientHere(EphemeralRecord r) {
+    return r == null || r.clientId().equals(EphemeralRecord.OWNER_CONNECTION) ? "" : r.clientId();
   }
 
   List<InstanceKey> keysOf(String clientId) {

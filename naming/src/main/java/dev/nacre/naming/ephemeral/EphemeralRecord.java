@@ -12,18 +12,26 @@ import dev.nacre.naming.model.InstanceKey;
  * @param revision the owner's Distro revision of the record: increases with every change there
  * @param lastBeatMillis clock millis of the last registration or beat on the owner; on a replica,
  *     when the replica was last written here (replicas are never checked)
- * @param clientId on the owner, the client connection (gRPC) the instance lives and dies with,
- *     empty for beat-driven (HTTP) instances and for replicas; never replicated
+ * @param clientId on the owner, the client connection (gRPC) the instance lives and dies with;
+ *     {@link #OWNER_CONNECTION} on a replica of such an instance; empty for beat-driven (HTTP)
+ *     instances, on the owner and on replicas. The id itself is never replicated.
  */
 public record EphemeralRecord(
     Instance instance, String ownerNodeId, long revision, long lastBeatMillis, String clientId)
     implements HeldRecord {
 
+  /**
+   * The client id of a replica whose instance a client connection keeps alive on its owner: this
+   * member does not know the connection, only that it was one (an owner that restarts takes back
+   * beat-driven instances only).
+   */
+  public static final String OWNER_CONNECTION = "(a client connection on the owner)";
+
   public EphemeralRecord {
     java.util.Objects.requireNonNull(clientId, "clientId");
   }
 
-  /** A beat-driven record or a replica: no client connection. */
+  /** A beat-driven record: no client connection. */
   public EphemeralRecord(Instance instance, String ownerNodeId, long revision, long lastBeatMillis) {
     this(instance, ownerNodeId, revision, lastBeatMillis, "");
   }

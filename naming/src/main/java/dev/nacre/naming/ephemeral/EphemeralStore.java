@@ -276,11 +276,12 @@ public final class EphemeralStore {
   }
 
   /**
-   * Stores a peer's record as its owner {@code ownerNodeId} wrote it, whatever is held (tests and
-   * benchmarks that stand in for replication). CONFLICT when a persistent instance holds the address.
+   * Stores a peer's record of a beat-driven instance as its owner {@code ownerNodeId} wrote it,
+   * whatever is held (tests and benchmarks that stand in for replication). CONFLICT when a
+   * persistent instance holds the address.
    */
   public EphemeralRecord putReplica(Instance instance, String ownerNodeId, long revision) {
-    return (EphemeralRecord) replicas.store(instance.key(), instance, ownerNodeId, revision,
+    return (EphemeralRecord) replicas.store(instance.key(), instance, ownerNodeId, revision, true,
         held -> true).after();
   }
 

@@ -38,23 +38,43 @@ public final class ReplicaWrites {
    * when {@code instance} is null, if {@code accept} takes the stamp held now (null when none).
    * An instance this node owned becomes a replica (the peer took it over) or goes.
    *
+   * @param keptByBeats beats keep the instance alive on its owner, not a client connection there
    * @throws NamingException CONFLICT when a persistent instance holds the address here; then
    *     nothing changes
    */
   public Outcome store(InstanceKey parsedKey, Instance decoded, String decodedOwner, long revision,
-      Predicate<RecordStamp> accept) {
+      boolean keptByBeats, Predicate<RecordStamp> accept) {
     // A few members own every record: one copy of each id, not one per decoded record (56 bytes).
     String ownerNodeId = decodedOwner.intern();
+    if (ownerNodeId.equals(store.localNodeId())) {
+      throw new IllegalArgumentException("a replica of " + parsedKey.instanceId()
+          + " cannot be owned by this node (" + ownerNodeId + ")");
+    }
+    return put(parsedKey, decoded, ownerNodeId, revision,
+        keptByBeats ? "" : EphemeralRecord.OWNER_CONNECTION, accept);
+  }
+
+  /**
+   * Takes back an instance this node owned before it restarted, found in a peer's snapshot while
+   * this node loads, when beats keep it alive (an HTTP registration): its client goes on beating
+   * here, so it must not vanish and come back. It is this node's own record again, at the
+   * revision it had (the peers hold the same), its beats timed from now, so the heartbeat check
+   * ends it as usual if its client is gone.
+   */
+  public Outcome takeBack(InstanceKey parsedKey, Instance decoded, long revision,
+      Predicate<RecordStamp> accept) {
+    return put(parsedKey, java.util.Objects.requireNonNull(decoded, "decoded"), store.localNodeId(),
+        revision, "", accept);
+  }
+
+  private Outcome put(InstanceKey parsedKey, Instance decoded, String ownerNodeId, long revision,
+      String clientId, Predicate<RecordStamp> accept) {
     if (decoded != null && (!decoded.ephemeral() || !decoded.key().equals(parsedKey))) {
       throw new IllegalArgumentException("not an ephemeral instance of " + parsedKey + ": " + decoded.key());
     }
     // One key object per instance, shared by the map, the record and the index.
     Instance instance = decoded == null ? null : store.sharingServiceKey(decoded);
     InstanceKey key = instance == null ? parsedKey : instance.key();
-    if (ownerNodeId.equals(store.localNodeId())) {
-      throw new IllegalArgumentException("a replica of " + key.instanceId()
-          + " cannot be owned by this node (" + ownerNodeId + ")");
-    }
     HeldRecord[] before = new HeldRecord[1];
     boolean[] stored = {false};
     HeldRecord after = store.compute(key, (k, held) -> {
@@ -67,13 +87,13 @@ public final class ReplicaWrites {
       } else if (held instanceof EphemeralRecord) {
         store.index().remove(k, true);
       }
-      if (held instanceof EphemeralRecord && store.isLocal(held)) {
+      if (held instanceof EphemeralRecord && store.isLocal(held) && !ownerNodeId.equals(store.localNodeId())) {
         log.info("[{}] instance {} was {} by {}; no longer checked here", store.localNodeId(),
             k.instanceId(), instance == null ? "deleted" : "taken over", ownerNodeId);
       }
       stored[0] = true;
       return instance == null ? new EphemeralTombstone(ownerNodeId, revision)
-          : new EphemeralRecord(instance, ownerNodeId, revision, store.clock().millis());
+          : new EphemeralRecord(instance, ownerNodeId, revision, store.clock().millis(), clientId);
     });
     return new Outcome(stored[0], before[0], after);
   }

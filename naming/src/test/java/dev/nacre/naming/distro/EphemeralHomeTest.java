@@ -195,6 +195,48 @@ class EphemeralHomeTest {
     assertThat(store.get(key(1))).get().extracting(EphemeralRecord::ownerNodeId).isEqualTo("b");
   }
 
+  static DistroRecord keptByBeats(Instance i, String owner, long revision) {
+    return DistroRecord.live(DistroKeys.instanceKey(i.key()), owner, revision, EphemeralInstanceCodec.encode(i, true));
+  }
+
+  /** How an instance is kept alive on its owner travels with it and is listed again by replicas. */
+  @Test
+  void recordsSayWhetherBeatsOrAClientConnectionKeepTheirInstance() {
+    store.register(instance(1, 1.0));
+    store.registerForClient(instance(2, 1.0), "client-1");
+    applyIfNewer(keptByBeats(instance(3, 1.0), "peer", 10));
+    applyIfNewer(live(instance(4, 1.0), "peer", 11));
+
+    assertThat(home.get(distroKey(1)).map(r -> EphemeralInstanceCodec.decodeReplica(r.key(), r.value())))
+        .get().extracting(EphemeralInstanceCodec.Replica::keptByBeats).isEqualTo(true);
+    assertThat(home.get(distroKey(2)).map(r -> EphemeralInstanceCodec.decodeReplica(r.key(), r.value())))
+        .get().extracting(EphemeralInstanceCodec.Replica::keptByBeats).isEqualTo(false);
+    assertThat(home.get(distroKey(3))).contains(keptByBeats(instance(3, 1.0), "peer", 10));
+    assertThat(home.get(distroKey(4))).contains(live(instance(4, 1.0), "peer", 11));
+    assertThat(store.get(key(4)).orElseThrow().connectionOwned()).isTrue();
+    assertThat(store.connectionOwners()).as("a replica's connection is not one of this node").isEqualTo(1);
+    assertThat(home.outlivesRestart(keptByBeats(instance(5, 1.0), "self", 12))).isTrue();
+    assertThat(home.outlivesRestart(live(instance(5, 1.0), "self", 12))).isFalse();
+    assertThat(home.outlivesRestart(DistroRecord.tombstone(distroKey(5), "self", 13))).isFalse();
+  }
+
+  /** After a restart, an own instance kept by beats comes back from a peer's snapshot as it was. */
+  @Test
+  void anOwnInstanceKeptByBeatsIsTakenBackWithItsBeatsTimedFromNow() {
+    clock.advance(java.time.Duration.ofMinutes(5));
+
+    assertThat(applyIfNewer(keptByBeats(instance(1, 2.0), "self", 10))).isEqualTo(new RecordHome.Stored(true, null));
+
+    EphemeralRecord r = store.get(key(1)).orElseThrow();
+    assertThat(r.ownerNodeId()).isEqualTo("self");
+    assertThat(r.revision()).isEqualTo(10);
+    assertThat(r.lastBeatMillis()).isEqualTo(clock.millis());
+    assertThat(r.connectionOwned()).isFalse();
+    assertThat(index.instance(key(1), true)).contains(instance(1, 2.0));
+    assertThat(reported).as("the peers hold it already").isEmpty();
+    assertThat(home.get(distroKey(1))).contains(keptByBeats(instance(1, 2.0), "self", 10));
+  }
+
   @Test
   void listingsEncodeWhatIsHeldTombstonesIncluded() {
     applyIfNewer(live(instance(1, 1.0), "a", 10));

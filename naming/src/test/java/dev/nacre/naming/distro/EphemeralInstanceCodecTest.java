@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.ServiceKey;
+import dev.nacre.naming.persistent.Records;
+import dev.nacre.proto.naming.EphemeralInstance;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
@@ -68,6 +70,19 @@ class EphemeralInstanceCodecTest {
     Instance plain = new Instance(KEY, 1.0, true, true, true, Map.of());
     assertThat(EphemeralInstanceCodec.decode(DistroKeys.instanceKey(KEY), EphemeralInstanceCodec.encode(plain)))
         .isEqualTo(plain);
+  }
+
+  @Test
+  void valueSaysWhetherBeatsKeepTheInstanceAndOlderValuesSayNo() {
+    Instance instance = new Instance(KEY, 1.0, true, true, true, Map.of());
+    String key = DistroKeys.instanceKey(KEY);
+    assertThat(EphemeralInstanceCodec.decodeReplica(key, EphemeralInstanceCodec.encode(instance, true)))
+        .isEqualTo(new EphemeralInstanceCodec.Replica(instance, true));
+    assertThat(EphemeralInstanceCodec.decodeReplica(key, EphemeralInstanceCodec.encode(instance, false)).keptByBeats())
+        .isFalse();
+    // A member that predates the field sends the message without it.
+    byte[] older = EphemeralInstance.newBuilder().setId(Records.toProto(KEY)).setWeight(1.0).build().toByteArray();
+    assertThat(EphemeralInstanceCodec.decodeReplica(key, older).keptByBeats()).isFalse();
   }
 
   @Test
