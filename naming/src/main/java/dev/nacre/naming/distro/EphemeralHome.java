@@ -78,7 +78,7 @@ final class EphemeralHome implements RecordHome {
   @Override
   public boolean outlivesRestart(DistroRecord r) {
     try {
-      return !r.tombstone() && EphemeralInstanceCodec.decodeReplica(r.key(), r.value()).keptByBeats();
+      return !r.tombstone() && EphemeralInstanceCodec.keptByBeats(r.key(), r.value());
     } catch (ReplicatedValueException e) {
       return false;
     }

@@ -49,6 +49,19 @@ public final class EphemeralInstanceCodec {
   /** A decoded value: the instance, and whether beats keep it alive (see {@link #encode(Instance, boolean)}). */
   public record Replica(Instance instance, boolean keptByBeats) {}
 
+  /**
+   * Whether beats keep alive the instance of this value (see {@link #encode(Instance, boolean)}),
+   * without building the instance: a restarting member asks it of each record it owned.
+   */
+  public static boolean keptByBeats(String distroKey, byte[] value) {
+    try {
+      return EphemeralInstance.parseFrom(value).getKeptByBeats();
+    } catch (InvalidProtocolBufferException e) {
+      throw new ReplicatedValueException("value of " + DistroKeys.abbreviate(distroKey)
+          + " is not an EphemeralInstance message (" + value.length + " bytes): " + e.getMessage(), e);
+    }
+  }
+
   /** As {@link #decode}, with how the instance is kept alive. */
   public static Replica decodeReplica(String distroKey, byte[] value) {
     InstanceKey key = DistroKeys.parseInstanceKey(distroKey);

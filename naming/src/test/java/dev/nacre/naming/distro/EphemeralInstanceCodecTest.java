@@ -83,6 +83,10 @@ class EphemeralInstanceCodecTest {
     // A member that predates the field sends the message without it.
     byte[] older = EphemeralInstance.newBuilder().setId(Records.toProto(KEY)).setWeight(1.0).build().toByteArray();
     assertThat(EphemeralInstanceCodec.decodeReplica(key, older).keptByBeats()).isFalse();
+    assertThat(EphemeralInstanceCodec.keptByBeats(key, EphemeralInstanceCodec.encode(instance, true))).isTrue();
+    assertThat(EphemeralInstanceCodec.keptByBeats(key, older)).isFalse();
+    assertThatThrownBy(() -> EphemeralInstanceCodec.keptByBeats(key, new byte[] {(byte) 0xff}))
+        .isInstanceOf(ReplicatedValueException.class);
   }
 
   @Test
