@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.nacre.node.cluster.MemberFile;
+import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.testkit.Http;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,7 +42,9 @@ class MembershipChangeTest {
 
   @Test
   void growsToFiveAndShrinksToThreeUnderLoadLosingNothing() throws Exception {
-    try (LocalCluster c = LocalCluster.startGrowable(dir, 3, 5, Map.of())) {
+    // Every member rewrites the cluster.conf it was started from (here one file for all of them).
+    Path clusterConf = dir.resolve("cluster.conf");
+    try (LocalCluster c = LocalCluster.startGrowable(dir, 3, 5, Map.of(NodeConfig.CLUSTER_CONF, clusterConf.toString()))) {
       await().atMost(Duration.ofSeconds(20)).until(() -> c.leader() >= 0);
       Set<Integer> live = new ConcurrentSkipListSet<>(List.of(0, 1, 2));
       List<String> ephemeral = IntStream.range(0, 12).mapToObj(i -> "127.0.7." + (i + 1)).toList();
@@ -58,6 +62,7 @@ class MembershipChangeTest {
           awaitAckedMore(load, 20);
         }
         assertMembers(c, live, 5);
+        assertMemberFile(c, clusterConf, live);
 
         // The leader goes too: hand it to node 4 first, so that a removal ends a leader's term.
         Http.Response moved = c.http(0).post("/nacre/v1/raft/leader", Map.of("member", c.address(4)));
@@ -67,6 +72,7 @@ class MembershipChangeTest {
           awaitAckedMore(load, 20);
         }
         assertMembers(c, live, 3);
+        assertMemberFile(c, clusterConf, live);
       }
 
       for (int node : live) {
@@ -123,6 +129,12 @@ class MembershipChangeTest {
             c.http(other).get("/metrics", Map.of()).body()).contains(queue.formatted(c.address(other))));
       }
     }
+  }
+
+  private static void assertMemberFile(LocalCluster c, Path file, Set<Integer> live) {
+    Set<String> expected = live.stream().map(c::address).collect(java.util.stream.Collectors.toSet());
+    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(MemberFile.read(file))
+        .as("%s\n%s", file, c.describe()).containsExactlyInAnyOrderElementsOf(expected));
   }
 
   private static void removeMember(LocalCluster c, int node, Set<Integer> live) {

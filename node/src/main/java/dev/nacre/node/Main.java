@@ -1,5 +1,6 @@
 package dev.nacre.node;
 
+import dev.nacre.node.cluster.MemberFile;
 import dev.nacre.node.config.NodeConfig;
 import java.io.IOException;
 import java.io.Reader;
@@ -38,7 +39,8 @@ public final class Main implements Callable<Integer> {
   @Option(names = "--members", description = "Every member's host:port (main port), comma-separated, this node included.")
   String members;
 
-  @Option(names = "--cluster-conf", description = "Nacos' cluster.conf: one member host:port a line, # for comments.")
+  @Option(names = "--cluster-conf", description = "Nacos' cluster.conf: one member host:port a line, # for comments."
+      + " Rewritten whenever the members change.")
   Path clusterConf;
 
   @Option(names = "--auth", description = "Client authentication on (nacos.core.auth.enabled=true); needs"
@@ -52,15 +54,12 @@ public final class Main implements Callable<Integer> {
     System.exit(new CommandLine(new Main()).execute(args));
   }
 
-  /** Nacos' format: a member per line; blank lines and {@code #} comments are ignored. */
+  /** The members of Nacos' cluster.conf {@code file}, comma-separated. */
   static String readClusterConf(Path file) {
     try {
-      return Files.readAllLines(file).stream()
-          .map(l -> l.replaceFirst("#.*", "").trim())
-          .filter(l -> !l.isEmpty())
-          .collect(java.util.stream.Collectors.joining(","));
-    } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read --cluster-conf " + file + ": " + e.getMessage(), e);
+      return String.join(",", MemberFile.read(file));
+    } catch (java.io.UncheckedIOException e) {
+      throw new IllegalArgumentException("cannot read --cluster-conf " + file + ": " + e.getCause().getMessage(), e);
     }
   }
 
@@ -86,6 +85,7 @@ public final class Main implements Callable<Integer> {
     }
     if (clusterConf != null) {
       props.setProperty(NodeConfig.MEMBERS, readClusterConf(clusterConf));
+      props.setProperty(NodeConfig.CLUSTER_CONF, clusterConf.toString());
     }
     if (members != null) {
       props.setProperty(NodeConfig.MEMBERS, members);

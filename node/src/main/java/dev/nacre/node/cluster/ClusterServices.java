@@ -86,6 +86,7 @@ public final class ClusterServices implements AutoCloseable {
     this.ownerWrites = new OwnerWrites(self, channels, this::responsibleMember, localWrites, config.cpTimeout());
     members.onOwnershipMembersChanged(this::followMembership);
     memberList.onChange(this::membersChanged);
+    config.cluster().memberFile().ifPresent(file -> memberList.onChange(change -> rewrite(file, change.members())));
     this.auth = auth;
   }
 
@@ -260,6 +261,15 @@ public final class ClusterServices implements AutoCloseable {
     } catch (IOException e) {
       log.warn("[{}] cannot write {} ({}); a restart may not recognise a removal", config.address(), listedAtFile(),
           e.toString());
+    }
+  }
+
+  private void rewrite(java.nio.file.Path file, List<String> members) {
+    try {
+      MemberFile.write(file, members);
+      log.info("[{}] rewrote {} with the members {}", config.address(), file, members);
+    } catch (java.io.UncheckedIOException e) {
+      log.warn("[{}] {}", config.address(), e.getMessage());
     }
   }
 

@@ -2,6 +2,7 @@ package dev.nacre.node.config;
 
 import dev.nacre.consensus.distro.DistroConfig;
 import dev.nacre.consensus.tls.TlsFiles;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -17,9 +18,12 @@ import java.util.Optional;
  *     (and retried by its sender), so a flood cannot grow the handler pool without bound
  * @param tlsFiles an operator's certificates for both member ports (Raft and peer) instead of the
  *     ones derived from the secret ({@code nacre.tls.cert}, {@code .key}, {@code .ca})
+ * @param memberFile Nacos' {@code cluster.conf} the member list was read from ({@code --cluster-conf}):
+ *     rewritten with the members whenever they change, as Nacos does, so that it never lists a
+ *     stale cluster
  */
 public record ClusterSettings(String secret, Duration pingPeriod, int failedPingsToDown, DistroConfig distro,
-    Duration peerWaitAtStart, int peerMaxCalls, Optional<TlsFiles> tlsFiles) {
+    Duration peerWaitAtStart, int peerMaxCalls, Optional<TlsFiles> tlsFiles, Optional<Path> memberFile) {
   /** Pings, Distro batches and forwards of a 3-5 member cluster stay far below this. */
   public static final int DEFAULT_PEER_MAX_CALLS = 256;
   /** Nacos has no such wait; 10 s covers peers started by the same command on a busy machine. */
@@ -31,6 +35,7 @@ public record ClusterSettings(String secret, Duration pingPeriod, int failedPing
     return "ClusterSettings[secret=" + (secret.isEmpty() ? "<none>" : "<set>") + ", pingPeriod=" + pingPeriod
         + ", failedPingsToDown=" + failedPingsToDown + ", peerWaitAtStart=" + peerWaitAtStart
         + ", peerMaxCalls=" + peerMaxCalls + ", distro=" + distro
-        + tlsFiles.map(f -> ", tlsFiles=" + f).orElse("") + "]";
+        + tlsFiles.map(f -> ", tlsFiles=" + f).orElse("") + memberFile.map(f -> ", memberFile=" + f).orElse("")
+        + "]";
   }
 }

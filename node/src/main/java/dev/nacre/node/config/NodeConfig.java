@@ -82,6 +82,8 @@ public record NodeConfig(
   public static final String METADATA_MAX = "nacre.naming.metadata.max-bytes";
   public static final String OVERRIDE_RETENTION = "nacre.naming.override-retention-ms";
   public static final String SECRET = "nacre.cluster.secret";
+  /** Set by {@code --cluster-conf}: the file the members were read from, kept up to date. */
+  public static final String CLUSTER_CONF = "nacre.cluster.conf-file";
   public static final String TLS_CERT = "nacre.tls.cert";
   public static final String TLS_KEY = "nacre.tls.key";
   public static final String TLS_CA = "nacre.tls.ca";
@@ -208,7 +210,8 @@ public record NodeConfig(
         distro,
         millis(s, PEER_WAIT_AT_START, ClusterSettings.DEFAULT_PEER_WAIT_AT_START),
         s.integer(PEER_MAX_CALLS, ClusterSettings.DEFAULT_PEER_MAX_CALLS, 1, 1 << 16),
-        tlsFiles(s));
+        tlsFiles(s),
+        Optional.of(s.string(CLUSTER_CONF, "")).filter(f -> !f.isBlank()).map(Path::of));
     ClientSettings clientDefaults = ClientSettings.defaults();
     ClientSettings client = new ClientSettings(
         millis(s, CLIENT_IDLE, clientDefaults.idleBeforeDetection()),
