@@ -142,7 +142,15 @@ class MetricsTest {
           "route=\"/nacos/v1/ns/instance\"", "status=\"200\"")).isEqualTo(4.0);
       assertThat(sample(scrape, "nacre_http_server_requests_seconds_count", "route=\"unmatched\"", "status=\"404\""))
           .isEqualTo(1.0);
+      // Latency histograms: every request is in the +Inf bucket, none in the first before it arrived.
+      assertThat(sample(scrape, "nacre_http_server_requests_seconds_bucket", "route=\"/nacos/v1/ns/instance/list\"",
+          "status=\"200\"", "le=\"+Inf\"")).isEqualTo(2.0);
+      assertThat(sample(scrape, "nacre_http_server_requests_seconds_bucket", "route=\"/nacos/v1/ns/instance/list\"",
+          "status=\"200\"", "le=\"0.001\"")).isBetween(0.0, 2.0);
       assertThat(sample(scrape, "nacre_raft_leader")).as("a standalone node leads").isEqualTo(1.0);
+      assertThat(sample(scrape, "nacre_raft_role", "role=\"LEADER\"")).isEqualTo(1.0);
+      assertThat(sample(scrape, "nacre_raft_role", "role=\"FOLLOWER\"")).isZero();
+      assertThat(sample(scrape, "nacre_raft_followed_leader", "leader=\"127_0_0_1_")).as("it follows itself").isEqualTo(1.0);
       assertThat(sample(scrape, "nacre_raft_leader_changes_total")).as("it elected itself once").isEqualTo(1.0);
       assertThat(sample(scrape, "nacre_raft_applied_index")).as("the persistent registration was applied")
           .isGreaterThanOrEqualTo(1.0);
