@@ -100,6 +100,8 @@ class EphemeralClusterTest {
         String nodes = c.http(1).get("/nacos/v1/core/cluster/nodes", Map.of()).body();
         assertThat(java.util.regex.Pattern.compile("\"commitIndex\":\\d+").matcher(nodes).results().count())
             .as(nodes).isEqualTo(3);
+        assertThat(java.util.regex.Pattern.compile("\"appliedIndex\":\\d+").matcher(nodes).results().count())
+            .as(nodes).isEqualTo(3);
         assertThat(java.util.regex.Pattern.compile("\"distroPendingKeys\":\\d+").matcher(nodes).results().count())
             .as("a queue to each of the two peers: " + nodes).isEqualTo(2);
       });

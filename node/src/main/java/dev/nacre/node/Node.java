@@ -337,7 +337,7 @@ public final class Node implements AutoCloseable {
     String leader = status.leaderId().isEmpty() ? "" : addressOf(status.leaderId());
     if (cluster == null) {
       return List.of(new MemberView(config.host(), config.port(), "UP", status.role(), leader, status.term(),
-          config.raftPort(), status.applyStalledMillis(), status.commitIndex(), -1, -1));
+          config.raftPort(), status.applyStalledMillis(), status.commitIndex(), status.appliedIndex(), -1, -1));
     }
     Optional<DistroStatus> distro = distroStatus();
     Map<String, Integer> pending = distro.map(DistroStatus::pendingKeysByPeer).orElse(Map.of());
@@ -351,6 +351,7 @@ public final class Node implements AutoCloseable {
           self ? status.term() : m.raftTerm(), address.raftPort(),
           self ? status.applyStalledMillis() : up ? m.raftApplyStalledMs() : -1,
           self ? status.commitIndex() : up ? m.raftCommitIndex() : -1,
+          self ? status.appliedIndex() : up ? m.raftAppliedIndex() : -1,
           self ? -1 : pending.getOrDefault(m.address(), -1),
           self ? -1 : traffic.getOrDefault(m.address(), DistroStatus.PeerTraffic.NONE).lastAckMillis());
     }).toList();

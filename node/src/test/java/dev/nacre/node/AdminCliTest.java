@@ -11,6 +11,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -58,6 +59,14 @@ class AdminCliTest {
     Run status = run("--server", server, "status");
     assertThat(status.exit()).isZero();
     assertThat(status.out()).startsWith("MEMBER").contains(server).contains("UP").contains("LEADER");
+    // The indexes are the node's own: the persistent registration of the set-up was applied.
+    JsonNode raft = TestNode.json(node.http.get("/nacos/v1/core/cluster/nodes", Map.of()))
+        .at("/data/0/extendInfo/raftMetaData");
+    assertThat(raft.path("appliedIndex").asLong()).isPositive();
+    List<String> lines = status.out().lines().toList();
+    assertThat(column(lines, "COMMIT")).isEqualTo(raft.path("commitIndex").asText());
+    assertThat(column(lines, "APPLIED")).isEqualTo(raft.path("appliedIndex").asText());
+    assertThat(column(lines, "DISTRO-QUEUE")).as("a node has no queue to itself").isEqualTo("-");
 
     Run services = run("services", "--server", server);
     assertThat(services.exit()).isZero();
@@ -68,6 +77,13 @@ class AdminCliTest {
     assertThat(instances.out().lines()).hasSize(3);
     assertThat(instances.out()).contains("127.0.7.1:8080").contains("ephemeral").contains("zone")
         .contains("127.0.7.2:8080").contains("persistent");
+  }
+
+  /** The first row's value in the column headed {@code header} (columns are padded to align). */
+  private static String column(List<String> lines, String header) {
+    int at = lines.get(0).indexOf(header);
+    assertThat(at).as("column %s in %s", header, lines.get(0)).isNotNegative();
+    return lines.get(1).substring(at).split("\\s+")[0];
   }
 
   @Test

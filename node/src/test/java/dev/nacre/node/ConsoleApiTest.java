@@ -223,6 +223,9 @@ class ConsoleApiTest {
     ok(node.http.post(V2 + "/instance", Map.of("serviceName", "durable", "ip", "127.0.8.1", "port", "80",
         "ephemeral", "false")));
     assertThat(commitIndex()).as("a persistent write is one more Raft entry").isGreaterThan(before);
+    JsonNode self = ok(node.http.get("/nacos/v2/core/cluster/node/self", Map.of()));
+    assertThat(self.at("/extendInfo/raftMetaData/appliedIndex").asLong(-1))
+        .as("answered once applied here").isGreaterThan(before);
   }
 
   private static long commitIndex() {

@@ -11,6 +11,8 @@ package dev.nacre.node.api;
  *     (the member is not UP)
  * @param raftCommitIndex the highest committed Raft index the member knows (its own status for
  *     the answering node, its last ping answer for the others); -1 when unknown
+ * @param raftAppliedIndex the highest Raft index the member's state machine applied, known as
+ *     raftCommitIndex is; -1 when unknown
  * @param distroPendingKeys ephemeral changes the answering node still has to send the member
  *     (its Distro queue to it); -1 for the answering node itself and when unknown
  * @param distroLastAckMillis clock millis when the member last acknowledged a Distro batch of the
@@ -18,7 +20,8 @@ package dev.nacre.node.api;
  *     unknown
  */
 public record MemberView(String ip, int port, String state, String raftRole, String raftLeader, long raftTerm,
-    int raftPort, long applyStalledMillis, long raftCommitIndex, int distroPendingKeys, long distroLastAckMillis) {
+    int raftPort, long applyStalledMillis, long raftCommitIndex, long raftAppliedIndex, int distroPendingKeys,
+    long distroLastAckMillis) {
   public String address() {
     return ip + ":" + port;
   }

@@ -72,6 +72,9 @@ public final class Views {
     if (m.raftCommitIndex() >= 0) {
       raft.put("commitIndex", m.raftCommitIndex());
     }
+    if (m.raftAppliedIndex() >= 0) {
+      raft.put("appliedIndex", m.raftAppliedIndex());
+    }
     if (m.applyStalledMillis() >= 0) {
       raft.put("applyStalledMs", m.applyStalledMillis()); // above 0: the state machine is not keeping up
     }

@@ -139,19 +139,28 @@ public final class AdminCli {
     }
   }
 
-  @Command(name = "status", description = "Every member: state, Raft role, term, leader, apply stall.")
+  @Command(name = "status", description = "Every member: state, Raft role, term, leader, commit and applied"
+      + " index, apply stall, and the answering node's Distro queue to it.")
   static final class Status extends Sub {
     @Override
     public Integer call() {
       JsonNode body = http().json("GET", "/nacos/v1/core/cluster/nodes", Map.of());
-      Table table = new Table("MEMBER", "STATE", "RAFT-ROLE", "TERM", "LEADER", "APPLY-STALLED-MS");
+      Table table = new Table("MEMBER", "STATE", "RAFT-ROLE", "TERM", "LEADER", "COMMIT", "APPLIED",
+          "APPLY-STALLED-MS", "DISTRO-QUEUE");
       for (JsonNode m : body.path("data")) {
         JsonNode raft = m.path("extendInfo").path("raftMetaData");
         table.row(m.path("address").asText(), m.path("state").asText(), raft.path("role").asText(),
-            raft.path("term").asLong(), raft.path("leader").asText(), raft.path("applyStalledMs").asLong());
+            raft.path("term").asLong(), raft.path("leader").asText(), orDash(raft.path("commitIndex")),
+            orDash(raft.path("appliedIndex")), orDash(raft.path("applyStalledMs")),
+            orDash(m.path("extendInfo").path("distroPendingKeys")));
       }
       return show(body, table);
     }
+  }
+
+  /** A number the node gave, or "-" where it knows none (a member that is down; itself for queues). */
+  private static String orDash(JsonNode value) {
+    return value.isNumber() ? value.asText() : "-";
   }
 
   @Command(name = "services", description = "The services of a namespace and group.")

@@ -305,6 +305,7 @@ public final class ClusterServices implements AutoCloseable {
         .setRaftTerm(raft.term())
         .setRaftApplyStalledMs(raft.applyStalledMillis())
         .setRaftCommitIndex(raft.commitIndex())
+        .setRaftAppliedIndex(raft.appliedIndex())
         .setClients(clients)
         .build();
   }

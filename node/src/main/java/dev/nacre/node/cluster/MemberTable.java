@@ -24,9 +24,11 @@ public final class MemberTable {
    * @param raftApplyStalledMs what it said of its state machine's stall (see the ping answer)
    * @param raftCommitIndex the commit index it said it knows; -1 before it answered (a member of
    *     an older version answers 0)
+   * @param raftAppliedIndex the index its state machine said it applied; as raftCommitIndex
    */
   public record Member(String address, MemberState state, int failures, boolean ready, String raftRole,
-      String raftLeader, long raftTerm, long raftApplyStalledMs, int clients, long raftCommitIndex) {}
+      String raftLeader, long raftTerm, long raftApplyStalledMs, int clients, long raftCommitIndex,
+      long raftAppliedIndex) {}
 
   private final String self;
   private final int failuresToDown;
@@ -44,13 +46,13 @@ public final class MemberTable {
     this.failuresToDown = failuresToDown;
     for (String a : addresses) {
       members.put(a, new Member(a, a.equals(self) ? MemberState.UP : MemberState.DOWN,
-          a.equals(self) ? 0 : failuresToDown, a.equals(self), "", "", 0, 0, 0, -1));
+          a.equals(self) ? 0 : failuresToDown, a.equals(self), "", "", 0, 0, 0, -1, -1));
     }
   }
 
   /** A member added to the cluster: DOWN until it answers a ping, like every member at start. */
   public synchronized void add(String address) {
-    members.putIfAbsent(address, new Member(address, MemberState.DOWN, failuresToDown, false, "", "", 0, 0, 0, -1));
+    members.putIfAbsent(address, new Member(address, MemberState.DOWN, failuresToDown, false, "", "", 0, 0, 0, -1, -1));
   }
 
   /** A member removed from the cluster: no longer pinged, no longer counted for ownership. */
@@ -104,7 +106,7 @@ public final class MemberTable {
     }
     update(address, new Member(address, MemberState.UP, 0, answer.getReady(), answer.getRaftRole(),
         answer.getRaftLeader(), answer.getRaftTerm(), answer.getRaftApplyStalledMs(), answer.getClients(),
-        answer.getRaftCommitIndex()));
+        answer.getRaftCommitIndex(), answer.getRaftAppliedIndex()));
   }
 
   /** Client connections of each other member that is UP and ready, as its last ping answer said. */
@@ -129,7 +131,7 @@ public final class MemberTable {
     int failures = m.failures() + 1;
     MemberState state = failures >= failuresToDown ? MemberState.DOWN : MemberState.SUSPICIOUS;
     update(address, new Member(address, state, failures, m.ready(), m.raftRole(), m.raftLeader(), m.raftTerm(),
-        m.raftApplyStalledMs(), m.clients(), m.raftCommitIndex()));
+        m.raftApplyStalledMs(), m.clients(), m.raftCommitIndex(), m.raftAppliedIndex()));
   }
 
   private void update(String address, Member next) {
