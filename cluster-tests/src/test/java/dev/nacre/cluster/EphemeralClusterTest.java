@@ -170,6 +170,8 @@ class EphemeralClusterTest {
       // Node.start returns once ready: the snapshot must be there without waiting.
       assertThat(c.hosts(2, "load")).hasSize(20);
       assertThat(c.http(2).get("/nacre/v1/status", Map.of()).body()).contains(" distro=LOADED");
+      assertThat(c.http(2).get("/metrics", Map.of()).body())
+          .containsPattern("(?m)^nacre_distro_snapshot_loads_total\\{[^}]*\\} 1\\.0$");
       assertThat(c.http(2).get("/nacos/v1/console/health/readiness", Map.of()))
           .isEqualTo(new Http.Response(200, "OK"));
       assertThat(c.http(2).get("/nacos/v1/console/health/liveness", Map.of()))

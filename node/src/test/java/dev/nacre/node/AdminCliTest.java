@@ -140,6 +140,13 @@ class AdminCliTest {
     JsonNode body = new ObjectMapper().readTree(snapshot.out());
     assertThat(body.get("member").asText()).isEqualTo(server);
     assertThat(body.get("snapshotIndex").asLong()).isGreaterThanOrEqualTo(applied).isPositive();
+    // The Raft snapshot meters show it (they said -1 before any snapshot; MetricsTest).
+    String scrape = node.http.get("/metrics", Map.of()).body();
+    assertThat(scrape).containsPattern("(?m)^nacre_raft_snapshot_index\\{[^}]*\\} " + body.get("snapshotIndex").asLong() + "\\.0$");
+    java.util.regex.Matcher age = java.util.regex.Pattern.compile("(?m)^nacre_raft_snapshot_age_seconds\\{[^}]*\\} (\\S+)$")
+        .matcher(scrape);
+    assertThat(age.find()).as(scrape).isTrue();
+    assertThat(Double.parseDouble(age.group(1))).as("written just now").isBetween(0.0, 60.0);
     assertThat(run("--server", server, "snapshot").out()).contains("SNAPSHOT-INDEX").contains(server);
 
     Run toSelf = run("--server", server, "leader", "transfer", server);

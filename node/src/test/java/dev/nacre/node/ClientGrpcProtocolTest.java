@@ -214,6 +214,14 @@ class ClientGrpcProtocolTest {
     return TestNode.json(node.http.get(TestNode.NS + "/operator/metrics", Map.of()));
   }
 
+  /** The value of the one sample of {@code name} in a Prometheus scrape. */
+  private static double scrapedValue(String scrape, String name) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+        "^" + java.util.regex.Pattern.quote(name) + "\\{[^}]*\\} (\\S+)$", java.util.regex.Pattern.MULTILINE).matcher(scrape);
+    assertThat(m.find()).as("%s in:\n%s", name, scrape).isTrue();
+    return Double.parseDouble(m.group(1));
+  }
+
   /** Nacos' naming metrics count this node's clients, subscriptions and owned instances (no stubs). */
   @Test
   void operatorMetricsCountClientsSubscriptionsAndResponsibleInstances() throws Exception {
@@ -233,6 +241,10 @@ class ClientGrpcProtocolTest {
       assertThat(during.get("subscribeCount").asInt() - before.get("subscribeCount").asInt()).isEqualTo(1);
       assertThat(during.get("responsibleInstanceCount").asLong() - before.get("responsibleInstanceCount").asLong())
           .as("one ephemeral instance owned here, one persistent one checked here").isEqualTo(2);
+      // Prometheus shows the same numbers, from the same home.
+      String scrape = node.http.get("/metrics", Map.of()).body();
+      assertThat(scrapedValue(scrape, "nacre_clients")).isEqualTo(during.get("clientCount").asDouble());
+      assertThat(scrapedValue(scrape, "nacre_subscriptions")).isEqualTo(during.get("subscribeCount").asDouble());
     }
     await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
       JsonNode after = operatorMetrics();
