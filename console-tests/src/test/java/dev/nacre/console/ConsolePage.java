@@ -12,13 +12,18 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.openqa.selenium.By;
 import org.openqa.selenium.ElementNotInteractableException;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.NoSuchElementException;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -139,6 +144,38 @@ final class ConsolePage implements AutoCloseable {
     waiting(UI_WAIT)
         .withMessage(() -> "waited " + UI_WAIT.toSeconds() + " s for " + by + " to read '" + expected + "'")
         .until(d -> d.findElement(by).getText().equals(expected));
+  }
+
+  /**
+   * Types {@code text} into the services' search box in place of what it held. Keys, not {@code
+   * clear()}: clear fires no input event, and the page searches on input like a typing operator.
+   */
+  void search(String text) {
+    WebElement box = browser.findElement(By.id("search"));
+    box.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
+    if (!text.isEmpty()) {
+      box.sendKeys(text);
+    }
+  }
+
+  /** The names of the services' rows, in the page's order. */
+  List<String> serviceNames() {
+    return browser.findElements(By.cssSelector("#services tbody tr")).stream()
+        .map(row -> row.getAttribute("data-service")).toList();
+  }
+
+  /** Waits until the services' table lists exactly {@code names}, in that order. */
+  void waitForServices(String... names) {
+    List<String> expected = Arrays.asList(names);
+    // What was last read, for the message: the rows may be mid-swap when the wait gives up.
+    AtomicReference<List<String>> shown = new AtomicReference<>(List.of());
+    waiting(UI_WAIT)
+        .withMessage(() -> "waited " + UI_WAIT.toSeconds() + " s for the services " + expected + ", the page shows "
+            + shown.get())
+        .until(d -> {
+          shown.set(serviceNames());
+          return shown.get().equals(expected);
+        });
   }
 
   /** Clicks once: a stale or not yet clickable element is found again (such a click never happened). */
