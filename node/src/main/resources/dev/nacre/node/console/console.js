@@ -55,7 +55,7 @@ async function refreshServices() {
       namespaceId: asked.namespace, groupNameParam: asked.group, serviceNameParam: asked.search,
       pageNo: asked.page, pageSize: SERVICES_PER_PAGE,
     });
-    if (asked.namespace !== state.namespace || asked.group !== state.group) return; // the operator moved on
+    if (asked.namespace !== state.namespace || asked.group !== state.group || asked.search !== state.search) return; // the operator moved on
     const pages = Math.max(1, Math.ceil(answer.count / SERVICES_PER_PAGE));
     if (state.page > pages) { // the list shrank under the page shown
       state.page = pages;

@@ -24,6 +24,25 @@ public final class FreePorts {
     throw new IllegalStateException("no free port range found on 127.0.0.1");
   }
 
+  /**
+   * A base port B for {@code scripts/cluster.sh --base-port B} with {@code nodes} nodes: every
+   * node's main port B+10i and its derived ports are free, below the ephemeral range.
+   */
+  public static int basePort(int nodes) {
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int base = 11_000 + 10 * (int) (Math.random() * 2_000);
+      boolean all = true;
+      for (int i = 0; i < nodes && all; i++) {
+        int p = base + 10 * i;
+        all = free(p) && free(p - 1000) && free(p + 1000) && free(p + 1001);
+      }
+      if (all) {
+        return base;
+      }
+    }
+    throw new IllegalStateException("no free port range for " + nodes + " nodes found on 127.0.0.1");
+  }
+
   private static boolean free(int port) {
     try (ServerSocket s = new ServerSocket()) {
       s.setReuseAddress(false);
