@@ -7,17 +7,12 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.nacre.node.testkit.RawNacosClient;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
@@ -27,24 +22,8 @@ import org.openqa.selenium.WebElement;
  * asked whether what the page did happened.
  */
 @Timeout(120)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ConsoleAdminTest {
+class ConsoleAdminTest extends ConsoleOnOneNode {
   private static final String NAMESPACES = "/nacos/v1/console/namespaces";
-
-  private ConsolePage page;
-
-  @BeforeAll
-  @Timeout(90)
-  void start(@TempDir Path dir) {
-    page = ConsolePage.start(dir);
-  }
-
-  @AfterAll
-  void stop() {
-    if (page != null) {
-      page.close();
-    }
-  }
 
   @Test
   void createsRenamesAndDeletesANamespaceAndTheApiAgrees() {

@@ -3,14 +3,9 @@ package dev.nacre.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nacre.node.testkit.Http;
-import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 
 /**
@@ -19,23 +14,7 @@ import org.openqa.selenium.By;
  * exactly the matching services. A node of its own, so no other test's services match.
  */
 @Timeout(120)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ConsoleSearchTest {
-  private ConsolePage page;
-
-  @BeforeAll
-  @Timeout(90)
-  void start(@TempDir Path dir) {
-    page = ConsolePage.start(dir);
-  }
-
-  @AfterAll
-  void stop() {
-    if (page != null) {
-      page.close();
-    }
-  }
-
+class ConsoleSearchTest extends ConsoleOnOneNode {
   @Test
   void searchShowsOnlyTheServicesWhoseNameHoldsTheFragmentAndClearingShowsAllAgain() {
     register("orders-api", 7001);

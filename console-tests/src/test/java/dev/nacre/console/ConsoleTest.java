@@ -7,16 +7,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.nacre.node.testkit.Http;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.StreamSupport;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
@@ -27,28 +22,12 @@ import org.openqa.selenium.WebElement;
  * {@code target/console-artifacts} and names them in its message.
  */
 @Timeout(120)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ConsoleTest {
+class ConsoleTest extends ConsoleOnOneNode {
   private static final String NS = "/nacos/v1/ns";
   private static final String SERVICE = "orders";
   private static final String EPHEMERAL = "127.0.0.1:8080";
   private static final String PERSISTENT = "127.0.0.1:8081";
   private static final Duration UI_WAIT = ConsolePage.UI_WAIT;
-
-  private ConsolePage page;
-
-  @BeforeAll
-  @Timeout(90)
-  void start(@TempDir Path dir) {
-    page = ConsolePage.start(dir);
-  }
-
-  @AfterAll
-  void stop() {
-    if (page != null) {
-      page.close();
-    }
-  }
 
   @Test
   void takesAnInstanceOfflineAndOnlineAgainAndTheApiAgrees() {

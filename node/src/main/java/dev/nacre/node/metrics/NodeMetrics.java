@@ -63,7 +63,7 @@ public final class NodeMetrics implements AutoCloseable {
   private static final Duration[] LATENCY_BUCKETS = Stream.of(1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000)
       .map(Duration::ofMillis).toArray(Duration[]::new);
   /** Roles a Raft member reports; each is a row of {@code nacre_raft_role}, 1 for the current one. */
-  private static final List<String> RAFT_ROLES = List.of("STARTING", "FOLLOWER", "CANDIDATE", "LEADER", "LISTENER");
+  private static final List<String> RAFT_ROLES = List.of("STARTING", "FOLLOWER", "CANDIDATE", "LEADER", "LISTENER", "UNKNOWN");
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final JvmGcMetrics gc = new JvmGcMetrics();
