@@ -78,7 +78,7 @@ final class EphemeralHome implements RecordHome {
   @Override
   public boolean outlivesRestart(DistroRecord r) {
     try {
-      return !r.tombstone() && EphemeralInstanceCodec.keptByBeats(r.key(), r.value());
+      return EphemeralInstanceCodec.keptByBeats(r.key(), r.value()); // live: the store asks of no tombstone
     } catch (ReplicatedValueException e) {
       return false;
     }

@@ -54,8 +54,12 @@ public final class EphemeralInstanceCodec {
    * without building the instance: a restarting member asks it of each record it owned.
    */
   public static boolean keptByBeats(String distroKey, byte[] value) {
+    return parse(distroKey, value).getKeptByBeats();
+  }
+
+  private static EphemeralInstance parse(String distroKey, byte[] value) {
     try {
-      return EphemeralInstance.parseFrom(value).getKeptByBeats();
+      return EphemeralInstance.parseFrom(value);
     } catch (InvalidProtocolBufferException e) {
       throw new ReplicatedValueException("value of " + DistroKeys.abbreviate(distroKey)
           + " is not an EphemeralInstance message (" + value.length + " bytes): " + e.getMessage(), e);
@@ -65,13 +69,7 @@ public final class EphemeralInstanceCodec {
   /** As {@link #decode}, with how the instance is kept alive. */
   public static Replica decodeReplica(String distroKey, byte[] value) {
     InstanceKey key = DistroKeys.parseInstanceKey(distroKey);
-    EphemeralInstance message;
-    try {
-      message = EphemeralInstance.parseFrom(value);
-    } catch (InvalidProtocolBufferException e) {
-      throw new ReplicatedValueException("value of " + DistroKeys.abbreviate(distroKey)
-          + " is not an EphemeralInstance message (" + value.length + " bytes): " + e.getMessage(), e);
-    }
+    EphemeralInstance message = parse(distroKey, value);
     if (!message.hasId() || !Records.fromProto(message.getId()).equals(key)) {
       throw new ReplicatedValueException("value of " + DistroKeys.abbreviate(distroKey)
           + " names another instance: " + (message.hasId() ? Records.fromProto(message.getId()) : "none"));

@@ -264,7 +264,7 @@ public final class ClusterServices implements AutoCloseable {
     }
   }
 
-  private void rewrite(java.nio.file.Path file, List<String> members) {
+  private void rewrite(Path file, List<String> members) {
     try {
       MemberFile.write(file, members);
       log.info("[{}] rewrote {} with the members {}", config.address(), file, members);
