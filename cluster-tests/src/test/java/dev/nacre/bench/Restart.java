@@ -26,11 +26,13 @@ import org.HdrHistogram.Histogram;
  * instances than a survivor served a partial registry: that round counts as an error. Optionally
  * preloads persistent instances (HTTP, 8 writers) and ephemeral ones (official Nacos clients,
  * batch registration of 100 per service, connected to the other nodes and kept open through the
- * restarts).
+ * restarts). Instances have loopback addresses, and the persistent services the health checker
+ * NONE (as in figure 2), so that no node spends the restart probing addresses nobody listens on.
  */
 final class Restart {
   private static final int INSTANCES_PER_SERVICE = 100;
   private static final int WRITERS = 8;
+  private static final String PERSISTENT_SERVICE = "bench-restart-p-";
   private static final long PRELOAD_LIMIT_NANOS = TimeUnit.MINUTES.toNanos(20);
   private static final long READY_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(120);
 
@@ -107,6 +109,10 @@ final class Restart {
       return;
     }
     long deadline = System.nanoTime() + PRELOAD_LIMIT_NANOS;
+    CpWrites services = new CpWrites(http, "preload");
+    for (long s = 0; s * INSTANCES_PER_SERVICE < count; s++) {
+      services.prepareService(nodes.get(0), PERSISTENT_SERVICE + s);
+    }
     AtomicLong next = new AtomicLong();
     AtomicLong failed = new AtomicLong();
     ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
@@ -116,8 +122,8 @@ final class Restart {
         String node = nodes.get(w % nodes.size());
         writers.add(pool.submit(() -> {
           for (long k = next.getAndIncrement(); k < count && System.nanoTime() < deadline; k = next.getAndIncrement()) {
-            String url = node + "/nacos/v1/ns/instance?serviceName=bench-restart-p-" + k / INSTANCES_PER_SERVICE
-                + "&ip=" + ip(10, k) + "&port=8080&ephemeral=false";
+            String url = node + "/nacos/v1/ns/instance?serviceName=" + PERSISTENT_SERVICE + k / INSTANCES_PER_SERVICE
+                + "&ip=" + loopbackIp(1, k) + "&port=8080&ephemeral=false";
             if (!http.send("POST", url).ok()) {
               failed.incrementAndGet();
             }
@@ -152,7 +158,7 @@ final class Restart {
       List<Instance> batch = new ArrayList<>();
       for (int i = 0; i < INSTANCES_PER_SERVICE && (long) s * INSTANCES_PER_SERVICE + i < count; i++) {
         Instance instance = new Instance();
-        instance.setIp(ip(11, (long) s * INSTANCES_PER_SERVICE + i));
+        instance.setIp(loopbackIp(64, (long) s * INSTANCES_PER_SERVICE + i));
         instance.setPort(8080);
         batch.add(instance);
       }
@@ -160,8 +166,9 @@ final class Restart {
     }
   }
 
-  private static String ip(int first, long k) {
-    return first + "." + (k >> 16 & 0xff) + "." + (k >> 8 & 0xff) + "." + (k & 0xff);
+  /** The k-th address of a range of 127.0.0.0/8 (loopback) starting at 127.{@code second}.0.0. */
+  private static String loopbackIp(int second, long k) {
+    return "127." + (second + (k >> 16)) + "." + (k >> 8 & 0xff) + "." + (k & 0xff);
   }
 
   record Counts(long persistent, long ephemeral) {

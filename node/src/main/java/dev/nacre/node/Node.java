@@ -195,8 +195,6 @@ public final class Node implements AutoCloseable {
       cluster.start(raft, Node::peerId, () -> raftMembers(raft), scheduler, readiness, counts::clients);
     }
     resources.push(new ApplyStallLog(config.address(), raft::status).start(scheduler));
-    resources.push(registry.startChecks(scheduler, probesHere,
-        cluster == null ? Optional.empty() : Optional.of(cluster.probeResults())));
 
     RatisReplicatedLog running = raft.awaitStarted();
     log.info("[{}] Raft member running", config.address());
@@ -217,6 +215,10 @@ public final class Node implements AutoCloseable {
           () -> members.members().readyPeerClients()).start(scheduler, config.client().rebalancePeriod()));
     }
     readiness.serving();
+    // Heartbeat expiry and probes start once the node serves: a restart's CPU goes to loading the
+    // registry first (a round of probes over a large registry costs seconds of CPU).
+    resources.push(registry.startChecks(scheduler, probesHere,
+        cluster == null ? Optional.empty() : Optional.of(cluster.probeResults())));
     log.info("[{}] ready (distro {}): HTTP on {}, Nacos clients on {}, Raft on {}", config.address(),
         readiness.distro(), http.address(), clientGrpc.port(), config.raftPort());
   }
