@@ -86,11 +86,11 @@ public final class DistroKeys {
     String name = readPart(kind, key, at);
     String cluster = readPart(kind, key, at);
     String ip = readPart(kind, key, at);
-    String port = key.substring(at[0]);
-    if (port.isEmpty() || port.length() > 5 || !port.chars().allMatch(Character::isDigit)) {
-      throw bad(kind, key, "port '" + port + "' is not a number");
+    int port = key.length() - at[0] > 5 ? -1 : digits(key, at[0], key.length());
+    if (port < 0) {
+      throw bad(kind, key, "port '" + key.substring(at[0]) + "' is not a number");
     }
-    return new InstanceKey(new ServiceKey(namespace, group, name), cluster, ip, Integer.parseInt(port));
+    return new InstanceKey(new ServiceKey(namespace, group, name), cluster, ip, port);
   }
 
   private static void appendService(StringBuilder b, ServiceKey service) {
@@ -108,17 +108,37 @@ public final class DistroKeys {
     if (colon <= at[0] || colon - at[0] > 9) {
       throw bad(kind, key, "no length prefix at offset " + at[0]);
     }
-    String digits = key.substring(at[0], colon);
-    if (!digits.chars().allMatch(Character::isDigit)) {
-      throw bad(kind, key, "length '" + digits + "' at offset " + at[0] + " is not a number");
+    int length = digits(key, at[0], colon);
+    if (length < 0) {
+      throw bad(kind, key, "length '" + key.substring(at[0], colon) + "' at offset " + at[0] + " is not a number");
     }
-    int length = Integer.parseInt(digits);
     int end = colon + 1 + length;
     if (end > key.length()) {
       throw bad(kind, key, "a part of length " + length + " runs past the end");
     }
     at[0] = end;
     return key.substring(colon + 1, end);
+  }
+
+  /**
+   * The decimal number in {@code key[from, to)}, or -1 when that range is empty or holds anything
+   * but ASCII digits. Callers bound the range to 9 digits or fewer, so it cannot overflow. A loop,
+   * not a stream and a substring: every replicated record's key is read this way, and a start
+   * loads hundreds of thousands of them.
+   */
+  private static int digits(String key, int from, int to) {
+    if (from >= to) {
+      return -1;
+    }
+    int value = 0;
+    for (int i = from; i < to; i++) {
+      char c = key.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      value = value * 10 + (c - '0');
+    }
+    return value;
   }
 
   private static ReplicatedValueException bad(String kind, String key, String why) {

@@ -52,7 +52,9 @@ class EphemeralInstanceCodecTest {
     String good = DistroKeys.instanceKey(KEY);
     for (String bad : List.of("", "orders", "service:1:a1:b1:c", good.substring(0, good.length() - 6),
         good + "x", "ephemeral:99:public", "ephemeral:x:a1:b1:c1:d1:e1", "ephemeral:1:a1:b1:c1:d1:e",
-        "ephemeral:1:a1:b1:c1:d1:e123456", "ephemeral:-1:a")) {
+        "ephemeral:1:a1:b1:c1:d1:e123456", "ephemeral:-1:a",
+        // Digits of other scripts are not ASCII digits, in a length or in the port.
+        "ephemeral:\u0661:a1:b1:c1:d1:e1", "ephemeral:1:a1:b1:c1:d1:e\u0668\u0660")) {
       assertThatThrownBy(() -> DistroKeys.parseInstanceKey(bad))
           .as("key %s", bad)
           .isInstanceOf(ReplicatedValueException.class)
