@@ -104,6 +104,11 @@ final class TestCluster implements AutoCloseable {
     }
   }
 
+  /** Member i's Raft peer id. */
+  String id(int i) {
+    return ids.get(i);
+  }
+
   RatisReplicatedLog log(int i) {
     return logs[i];
   }

@@ -10,6 +10,7 @@ import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.leader.FollowerInfo;
 import org.apache.ratis.server.leader.LeaderState;
 import org.apache.ratis.server.leader.LogAppender;
+import org.apache.ratis.server.raftlog.RaftLog;
 import org.apache.ratis.server.raftlog.RaftLogIOException;
 
 /**
@@ -24,6 +25,13 @@ import org.apache.ratis.server.raftlog.RaftLogIOException;
  * Here the appender sends an empty append request, which carries the commit index, whenever the
  * follower's known commit index is behind and nothing else is in flight to it. Ratis selects the
  * transport by class name ({@link RpcType#valueOf}), hence the public no-argument constructor.
+ *
+ * <p>It also caps the commit index of a request that names no previous entry (the follower's next
+ * index is 0) at the last index the request carries. Ratis counts such a request as vouching for
+ * index 0 even when it carries nothing, so a follower that holds a different index 0 committed it:
+ * a first leader that was paused before its start-up entry reached anyone then took the empty
+ * heartbeats of the next leader as leave to commit its own, never-replicated entry, refused the
+ * leader's index 0 from then on ("already committed") and never caught up.
  */
 public final class CommitAnnouncingRpc implements RpcType {
   @Override
@@ -58,7 +66,7 @@ public final class CommitAnnouncingRpc implements RpcType {
     @Override
     public AppendEntriesRequestProto newAppendEntriesRequest(long callId, boolean heartbeat)
         throws RaftLogIOException {
-      AppendEntriesRequestProto request = super.newAppendEntriesRequest(callId, heartbeat);
+      AppendEntriesRequestProto request = withProvenCommit(super.newAppendEntriesRequest(callId, heartbeat));
       // With a data request in flight, an empty request would carry commit 0 (Ratis cannot vouch
       // for the follower's log yet); that request's reply wakes this appender again.
       if (request != null || hasPendingDataRequests()) {
@@ -69,7 +77,23 @@ public final class CommitAnnouncingRpc implements RpcType {
         return null;
       }
       announcedCommit = committed;
-      return super.newAppendEntriesRequest(callId, true);
+      return withProvenCommit(super.newAppendEntriesRequest(callId, true));
     }
+  }
+
+  /**
+   * {@code request}, with a commit index no higher than what it proves the follower holds: without
+   * a previous entry that is only the entries it carries, nothing for a heartbeat.
+   */
+  static AppendEntriesRequestProto withProvenCommit(AppendEntriesRequestProto request) {
+    if (request == null || request.hasPreviousLog()) {
+      return request;
+    }
+    int n = request.getEntriesCount();
+    long proven = n == 0 ? RaftLog.INVALID_LOG_INDEX : request.getEntries(n - 1).getIndex();
+    if (request.getLeaderCommit() <= proven) {
+      return request;
+    }
+    return request.toBuilder().setLeaderCommit(proven).build();
   }
 }
