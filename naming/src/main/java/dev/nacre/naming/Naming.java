@@ -57,10 +57,21 @@ public final class Naming implements AutoCloseable {
     resources.push(stateMachine);
   }
 
-  /** Opens the persistent naming state in {@code dir} (RocksDB) and loads it into a new index. */
+  /**
+   * Opens the persistent naming state in {@code dir} (RocksDB) for a new index, without reading it
+   * yet: see {@link #loadPersistentState}.
+   */
   public static Naming open(String nodeId, NamingConfig config, PushConfig pushConfig, Path dir, Clock clock) {
     RegistryIndex index = new RegistryIndex();
-    return new Naming(nodeId, config, pushConfig, clock, index, NamingStateMachine.open(dir, index));
+    return new Naming(nodeId, config, pushConfig, clock, index, NamingStateMachine.openUnread(dir, index));
+  }
+
+  /**
+   * Reads the persistent state into the index (seconds for a large registry); before the Raft
+   * member starts, since it applies on top of that state, and before anything is served.
+   */
+  public void loadPersistentState() {
+    stateMachine.load();
   }
 
   /** What the Raft member applies committed entries to. */

@@ -109,10 +109,13 @@ public final class Node implements AutoCloseable {
         config.dataDir().resolve("naming"), clock);
     resources.push(registry);
     NamingStateMachine stateMachine = registry.stateMachine();
-    // The Raft member starts on its own thread while the rest is built (see StartingReplicatedLog).
+    // The Raft member starts on its own thread while the rest is built (see StartingReplicatedLog),
+    // after reading the persistent state it applies onto: nothing is served before it runs.
     CompletableFuture<RatisReplicatedLog> raftStart = new CompletableFuture<>();
     Thread raftStarter = new Thread(() -> {
       try {
+        registry.loadPersistentState();
+        readiness.persistentLoaded();
         raftStart.complete(RatisReplicatedLog.start(raftConfig(), stateMachine));
       } catch (Throwable e) {
         raftStart.completeExceptionally(e);

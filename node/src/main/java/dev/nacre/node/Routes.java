@@ -26,9 +26,12 @@ import dev.nacre.node.api.v2.V2OperatorApi;
 import dev.nacre.node.api.v2.V2ServiceApi;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.console.ConsoleFiles;
+import dev.nacre.node.http.ApiRequest;
+import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.Router;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /** The HTTP routing table of a node: every Open API area registers its paths. */
 final class Routes {
@@ -47,16 +50,8 @@ final class Routes {
     new OperatorApi(naming, cluster, json, switches, config.address(), nodeCounts).register(router);
     new HealthApi(cluster, readiness, config.address()).register(router);
     new ConsoleFiles().register(router);
-    // Client authentication first (when on): a refused request learns nothing of the node's state.
-    // Then, until the node is ready, clients get 503 (a Nacos client then tries another server)
-    // instead of a registry that may lack what peers hold (peers' ephemeral writes come over the
-    // peer port); the console's files load anyway, to show those answers.
     HttpAccessRules accessRules = new HttpAccessRules(access);
-    router.guard(r -> accessRules.refusal(r).or(() -> HealthApi.answersBeforeReady(r.path())
-        || ConsoleFiles.serves(r.path())
-        ? java.util.Optional.empty()
-        : readiness.notReadyReason().map(why -> dev.nacre.node.http.ApiResponse.error(503,
-            "node " + config.address() + " is not ready (" + why + "); retry shortly or use another member"))));
+    router.guard(request -> refusal(request, accessRules, readiness, config.address()));
     new AuthApi(access).register(router);
     // Nacos' v2 Open API: the same operations, in the {code, message, data} wrapper.
     new V2InstanceApi(naming, json, instanceWrites).register(router);
@@ -65,6 +60,27 @@ final class Routes {
     new V2CatalogApi(naming, views.owners(), json).register(router);
     new V2ClientApi(views.clients(), json).register(router);
     new V2OperatorApi(naming, cluster, json, switches, config.address(), nodeCounts).register(router);
+  }
+
+  /**
+   * Client authentication first (when on): a refused request learns nothing of the node's state.
+   * Then, until the node is ready, clients get 503 (a Nacos client then tries another server)
+   * instead of a registry that may lack what peers hold (peers' ephemeral writes come over the peer
+   * port); the probes and the console's files answer anyway, to show those answers. Before the
+   * persistent state is read the access rules lack their records (they would refuse valid
+   * credentials), so until then the 503 comes first.
+   */
+  static Optional<ApiResponse> refusal(ApiRequest request, HttpAccessRules accessRules, Readiness readiness,
+      String address) {
+    if (HealthApi.answersBeforeReady(request.path()) || ConsoleFiles.serves(request.path())) {
+      return accessRules.refusal(request);
+    }
+    Optional<ApiResponse> notReady = readiness.notReadyReason().map(why -> ApiResponse.error(503,
+        "node " + address + " is not ready (" + why + "); retry shortly or use another member"));
+    if (!readiness.isPersistentLoaded()) {
+      return notReady;
+    }
+    return accessRules.refusal(request).or(() -> notReady);
   }
 
   Router router() {

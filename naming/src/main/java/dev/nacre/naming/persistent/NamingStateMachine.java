@@ -69,9 +69,17 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
    * {@code index}, so a restarted node serves what it had before replaying the log.
    */
   public static NamingStateMachine open(Path dir, RegistryIndex index) {
-    NamingStateMachine sm = new NamingStateMachine(RocksStore.open(dir, FAMILIES), index);
+    NamingStateMachine sm = openUnread(dir, index);
     sm.load();
     return sm;
+  }
+
+  /**
+   * Opens (or creates) the naming database in {@code dir} without reading it: {@link #load} must
+   * run before anything is applied or read, on whichever thread should pay for it.
+   */
+  public static NamingStateMachine openUnread(Path dir, RegistryIndex index) {
+    return new NamingStateMachine(RocksStore.open(dir, FAMILIES), index);
   }
 
   public RegistryIndex index() {
@@ -159,7 +167,12 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
     load();
   }
 
-  private void load() {
+  /**
+   * Reads every persistent record into the index, swapped in at once; from the thread that applies
+   * (or before there is one).
+   */
+  public void load() {
+    long start = System.nanoTime();
     lastAppliedIndex = store.appliedIndex();
     lastAppliedTerm = store.appliedTerm();
     currentTerm = Math.max(currentTerm, lastAppliedTerm);
@@ -202,9 +215,10 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
     index.replacePersistentState(next);
     authRecords.replaceAll(auth);
     log.info(
-        "Loaded naming state from {} at applied index {}: {} namespaces, {} services, {} clusters,"
+        "Loaded naming state from {} at applied index {} in {} ms: {} namespaces, {} services, {} clusters,"
             + " {} persistent instances, {} instance overrides, {} auth records",
-        store.dir(), lastAppliedIndex, counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]);
+        store.dir(), lastAppliedIndex, (System.nanoTime() - start) / 1_000_000,
+        counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]);
   }
 
   private static <T> T parse(com.google.protobuf.Parser<T> parser, byte[] bytes) {

@@ -22,6 +22,7 @@ public final class Readiness {
   }
 
   private volatile DistroState distro;
+  private volatile boolean persistentLoaded;
   private volatile boolean serving;
   /** Set once this member learns it was removed from the cluster: it never serves again. */
   private volatile String removed;
@@ -38,13 +39,26 @@ public final class Readiness {
     this.distro = state;
   }
 
+  /** The persistent registry (and the client-authentication records) are read from disk. */
+  public void persistentLoaded() {
+    this.persistentLoaded = true;
+  }
+
+  /**
+   * Whether the persistent registry is read yet. Until it is, requests are refused before any
+   * access check, which would refuse valid credentials against records not read yet.
+   */
+  public boolean isPersistentLoaded() {
+    return persistentLoaded;
+  }
+
   /** Every part runs: the client ports are open. */
   public void serving() {
     this.serving = true;
   }
 
   public boolean isReady() {
-    return serving && distro != DistroState.LOADING && removed == null;
+    return serving && persistentLoaded && distro != DistroState.LOADING && removed == null;
   }
 
   /** This node is no longer a member: every request but the probes is refused, with {@code why}. */
@@ -56,6 +70,9 @@ public final class Readiness {
   public Optional<String> notReadyReason() {
     if (removed != null) {
       return Optional.of(removed);
+    }
+    if (!persistentLoaded) {
+      return Optional.of("loading the persistent registry from disk");
     }
     if (distro == DistroState.LOADING) {
       return Optional.of("loading the ephemeral registry from a peer");
