@@ -75,12 +75,15 @@ final class Routes {
     if (HealthApi.answersBeforeReady(request.path()) || ConsoleFiles.serves(request.path())) {
       return accessRules.refusal(request);
     }
-    Optional<ApiResponse> notReady = readiness.notReadyReason().map(why -> ApiResponse.error(503,
-        "node " + address + " is not ready (" + why + "); retry shortly or use another member"));
     if (!readiness.isPersistentLoaded()) {
-      return notReady;
+      return notReady(readiness, address);
     }
-    return accessRules.refusal(request).or(() -> notReady);
+    return accessRules.refusal(request).or(() -> notReady(readiness, address));
+  }
+
+  private static Optional<ApiResponse> notReady(Readiness readiness, String address) {
+    return readiness.notReadyReason().map(why -> ApiResponse.error(503,
+        "node " + address + " is not ready (" + why + "); retry shortly or use another member"));
   }
 
   Router router() {

@@ -58,17 +58,13 @@ class ConflictingFirstEntryTest {
   @Test
   void aFirstLeaderCutOffBeforeItsFirstEntryReplicatedTakesTheNextLeadersLog() throws Exception {
     CodeInjectionForTesting.put(hook("REQUEST_VOTE"), (local, remote, args) -> {
-      if (!members.contains(String.valueOf(local))) {
-        return false;
-      }
-      dropIfIsolated(local, remote);
+      passesIfOurs(local, remote);
       return false;
     });
     CodeInjectionForTesting.put(hook("APPEND_ENTRIES"), (local, remote, args) -> {
-      if (!members.contains(String.valueOf(local))) {
+      if (!passesIfOurs(local, remote)) {
         return false;
       }
-      dropIfIsolated(local, remote);
       if (dropAllAppends) {
         throw new Cut("test: appends not delivered yet");
       }
@@ -100,18 +96,13 @@ class ConflictingFirstEntryTest {
         cluster.start(i);
       }
       // No append is delivered: the first leader's index 0 stays its own. Then it is cut off.
-      int[] first = {-1};
-      await().atMost(STEP).pollInterval(Duration.ofMillis(5)).until(() -> {
-        first[0] = anyLeader(cluster);
-        return first[0] >= 0;
-      });
-      int old = first[0];
+      int old = awaitLeaderOtherThan(cluster, -1);
       isolated.add(cluster.id(old));
       assertThat(cluster.log(old).status().commitIndex()).isEqualTo(-1);
 
       // The other two elect a leader of their own and commit a write.
       dropAllAppends = false;
-      int leader = awaitLeaderAmong(cluster, old);
+      int leader = awaitLeaderOtherThan(cluster, old);
       ThreePeerReplicatedLogTest.writeUntilSuccess(cluster, leader, KvStateMachine.put("k", "v"), STEP);
 
       // The old leader is reachable again, but the requests carrying the leader's index 0 are held:
@@ -130,10 +121,15 @@ class ConflictingFirstEntryTest {
     }
   }
 
-  private void dropIfIsolated(Object local, Object remote) {
+  /** False for a call to another test's member; drops a call to or from an isolated member. */
+  private boolean passesIfOurs(Object local, Object remote) {
+    if (!members.contains(String.valueOf(local))) {
+      return false;
+    }
     if (isolated.contains(String.valueOf(local)) || isolated.contains(String.valueOf(remote))) {
       throw new Cut("test: link cut between " + local + " and " + remote);
     }
+    return true;
   }
 
   /** A dropped call; no stack trace, which Ratis would send back in the call's trailers. */
@@ -148,18 +144,10 @@ class ConflictingFirstEntryTest {
     }
   }
 
-  private static int anyLeader(TestCluster cluster) {
-    for (int i = 0; i < cluster.size(); i++) {
-      if (cluster.log(i).status().role().equals("LEADER")) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  private static int awaitLeaderAmong(TestCluster cluster, int excluded) {
+  /** A member other than {@code excluded} that says it leads (the others need not agree yet). */
+  private static int awaitLeaderOtherThan(TestCluster cluster, int excluded) {
     int[] found = {-1};
-    await().atMost(STEP).pollInterval(Duration.ofMillis(20)).until(() -> {
+    await().atMost(STEP).pollInterval(Duration.ofMillis(5)).until(() -> {
       for (int i = 0; i < cluster.size(); i++) {
         if (i != excluded && cluster.log(i).status().role().equals("LEADER")) {
           found[0] = i;
