@@ -136,11 +136,16 @@ public final class Node implements AutoCloseable {
 
     EphemeralWrites ephemeralWrites = EphemeralWrites.local(naming);
     Predicate<ServiceKey> probesHere = service -> true;
+    NodeMetrics metrics = new NodeMetrics(config.address());
+    resources.push(metrics);
+    CompletableFuture<Void> clusterStart = CompletableFuture.completedFuture(null);
     if (config.clustered()) {
       cluster = new ClusterServices(config, clock, ephemeral, ephemeralWrites, hooks.linkFilter());
       resources.push(cluster);
       ephemeralWrites = cluster.ownerWrites();
       probesHere = cluster::isResponsible;
+      cluster.observePeerCalls(metrics.peerCalls());
+      clusterStart = startCluster(scheduler, nodeCounts(ephemeral, index, probesHere));
     }
     udp = UdpSubscriptions.start(config.address(), new InetSocketAddress(config.bind(), 0),
         push, config.push().udpLease(), clock, scheduler);
@@ -169,8 +174,6 @@ public final class Node implements AutoCloseable {
     }, new Json()).register(router);
     new MembersApi(config.address(), new MembershipChanges(config, raft, this::currentMembers,
         members -> cluster().ifPresent(c -> c.memberList().replace(members))), new Json()).register(router);
-    NodeMetrics metrics = new NodeMetrics(config.address());
-    resources.push(metrics);
     metrics.watchRegistry(naming, counts);
     metrics.watchRaft(raft::status);
     metrics.watchLeaderChanges(raft, StartingReplicatedLog::leaderChanges);
@@ -181,7 +184,6 @@ public final class Node implements AutoCloseable {
       metrics.watchDistro(cluster.replicator(),
           config.members().stream().filter(m -> !m.equals(config.address())).toList());
       metrics.watchPeerPort(cluster, ClusterServices::refusedPeerCalls);
-      cluster.observePeerCalls(metrics.peerCalls());
     }
     metrics.register(router);
     router.observe(metrics.httpRequests());
@@ -194,9 +196,7 @@ public final class Node implements AutoCloseable {
         RequestWaits::of,
         hooks.clientGateOrOpen());
     resources.push(http);
-    if (cluster != null) {
-      cluster.start(raft, Node::peerId, () -> raftMembers(raft), scheduler, readiness, counts::clients);
-    }
+    awaitClusterStart(clusterStart);
     resources.push(new ApplyStallLog(config.address(), raft::status).start(scheduler));
 
     RatisReplicatedLog running = raft.awaitStarted();
@@ -224,6 +224,39 @@ public final class Node implements AutoCloseable {
         cluster == null ? Optional.empty() : Optional.of(cluster.probeResults())));
     log.info("[{}] ready (distro {}): HTTP on {}, Nacos clients on {}, Raft on {}", config.address(),
         readiness.distro(), http.address(), clientGrpc.port(), config.raftPort());
+  }
+
+  /**
+   * Starts the peer port, the pings and the Distro load on a thread of their own, so that the
+   * ephemeral snapshot is asked for while this thread builds the HTTP API and opens its port: a
+   * restart is ready once both are done. Completes once the snapshot is loaded (or given up).
+   */
+  private CompletableFuture<Void> startCluster(ScheduledExecutorService scheduler, NodeCounts counts) {
+    ClusterServices members = cluster;
+    StartingReplicatedLog member = raft;
+    CompletableFuture<Void> started = new CompletableFuture<>();
+    Thread starter = new Thread(() -> {
+      try {
+        members.start(member, Node::peerId, () -> raftMembers(member), scheduler, readiness, counts::clients);
+        started.complete(null);
+      } catch (Throwable e) {
+        started.completeExceptionally(e);
+      }
+    }, "cluster-start-" + config.address());
+    starter.setDaemon(true);
+    starter.start();
+    return started;
+  }
+
+  private static void awaitClusterStart(CompletableFuture<Void> clusterStart) throws InterruptedException {
+    try {
+      clusterStart.get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException("the cluster services failed to start: " + e.getCause().getMessage(), e.getCause());
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.nacre.consensus.distro;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -13,13 +14,16 @@ import java.util.Objects;
  * @param sender id of the member that built the snapshot
  * @param scope the requested scope
  * @param highWaterRevision the highest revision the sender had issued when it built the snapshot
- * @param records the records, tombstones included
+ * @param records the records, tombstones included, in no particular order (a listing's may be encoded
+ *     each time they are read)
  */
 public record DistroSnapshot(
     String sender, SnapshotRequest.Scope scope, long highWaterRevision, List<DistroRecord> records) {
   public DistroSnapshot {
     Objects.requireNonNull(sender, "sender");
     Objects.requireNonNull(scope, "scope");
-    records = List.copyOf(records);
+    // Not copied: a listing may encode its records as they are read (RecordHome#records), and a
+    // sender reads them once, part by part, as the stream takes them.
+    records = Collections.unmodifiableList(records);
   }
 }

@@ -51,7 +51,10 @@ public interface RecordHome {
   /** Calls {@code action} with every key held and its stamp, tombstones included. */
   void forEachStamp(BiConsumer<String, RecordStamp> action);
 
-  /** The records whose stamps {@code which} takes, values encoded, in no particular order. */
+  /**
+   * The records whose stamps {@code which} takes, in no particular order, as held now. The list
+   * may encode each value when it is read (once per read: read it once), on any thread.
+   */
   List<DistroRecord> records(Predicate<RecordStamp> which);
 
   /**

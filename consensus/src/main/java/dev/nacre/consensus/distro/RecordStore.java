@@ -1,11 +1,13 @@
 package dev.nacre.consensus.distro;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.RandomAccess;
 import java.util.function.Predicate;
 
 /**
@@ -157,18 +159,46 @@ final class RecordStore {
    * it, and at a million instances listing and encoding it took the replicator's thread seconds.
    */
   record Listing(List<DistroRecord> kept, RecordHome home, Predicate<RecordStamp> which) {
-    /** Every record listed, sorted by key. */
+    /**
+     * Every record listed, in no particular order. The home's may be encoded as they are read
+     * ({@link RecordHome#records}): a snapshot's sender then encodes part by part as it sends.
+     */
     List<DistroRecord> complete() {
-      List<DistroRecord> out = new ArrayList<>(kept);
-      if (home != null) {
-        out.addAll(home.records(which));
+      List<DistroRecord> homed = home == null ? List.of() : home.records(which);
+      if (kept.isEmpty()) {
+        return homed;
       }
-      out.sort(BY_KEY);
-      return out;
+      if (homed.isEmpty()) {
+        return kept;
+      }
+      return new Joined(kept, homed);
+    }
+  }
+
+  /** Two lists read as one, without copying either (the second may encode on read). */
+  private static final class Joined extends AbstractList<DistroRecord> implements RandomAccess {
+    private final List<DistroRecord> first;
+    private final List<DistroRecord> second;
+
+    Joined(List<DistroRecord> first, List<DistroRecord> second) {
+      this.first = first;
+      this.second = second;
+    }
+
+    @Override
+    public DistroRecord get(int i) {
+      return i < first.size() ? first.get(i) : second.get(i - first.size());
+    }
+
+    @Override
+    public int size() {
+      return first.size() + second.size();
     }
   }
 
   private List<DistroRecord> list(Predicate<RecordStamp> which) {
-    return beginListing(which).complete();
+    List<DistroRecord> out = new ArrayList<>(beginListing(which).complete());
+    out.sort(BY_KEY);
+    return out;
   }
 }

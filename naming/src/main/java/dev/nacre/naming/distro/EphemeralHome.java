@@ -10,9 +10,11 @@ import dev.nacre.naming.ephemeral.HeldRecord;
 import dev.nacre.naming.ephemeral.ReplicaWrites;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.RandomAccess;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -98,15 +100,42 @@ final class EphemeralHome implements RecordHome {
     replicas.forEach((k, h) -> action.accept(DistroKeys.instanceKey(k), h.stamp()));
   }
 
+  /**
+   * The records as held now, each encoded when it is read: a snapshot's sender reads them part by
+   * part as its stream takes them, so the first part leaves without waiting for the rest to be
+   * encoded. The held records are immutable, so a later read still gives what was held here.
+   */
   @Override
   public List<DistroRecord> records(Predicate<RecordStamp> which) {
-    List<DistroRecord> out = new ArrayList<>();
+    List<InstanceKey> keys = new ArrayList<>();
+    List<HeldRecord> held = new ArrayList<>();
     replicas.forEach((k, h) -> {
       if (which.test(h.stamp())) {
-        out.add(record(DistroKeys.instanceKey(k), h));
+        keys.add(k);
+        held.add(h);
       }
     });
-    return out;
+    return new EncodedOnRead(keys, held);
+  }
+
+  private static final class EncodedOnRead extends AbstractList<DistroRecord> implements RandomAccess {
+    private final List<InstanceKey> keys;
+    private final List<HeldRecord> held;
+
+    EncodedOnRead(List<InstanceKey> keys, List<HeldRecord> held) {
+      this.keys = keys;
+      this.held = held;
+    }
+
+    @Override
+    public DistroRecord get(int i) {
+      return record(DistroKeys.instanceKey(keys.get(i)), held.get(i));
+    }
+
+    @Override
+    public int size() {
+      return keys.size();
+    }
   }
 
   private static DistroRecord record(String key, HeldRecord h) {

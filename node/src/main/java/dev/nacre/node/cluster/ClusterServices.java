@@ -55,7 +55,9 @@ public final class ClusterServices implements AutoCloseable {
   private final EphemeralWrites localWrites;
   private final PeerAuth auth;
   private volatile PeerServer server; // read by the metrics scrape
-  private Pinger pinger;
+  private volatile Pinger pinger;
+  /** Set by {@link #close}: a start still under way (on its own thread) stops at its next step. */
+  private boolean closed;
   private volatile LeaderLossWatch leaderLoss;
   private PeerCallObserver peerCalls = PeerCallObserver.NONE;
   /** Set once this node has learnt that it is no longer a member. */
@@ -139,10 +141,17 @@ public final class ClusterServices implements AutoCloseable {
       ScheduledExecutorService scheduler, Readiness readiness, IntSupplier clients) {
     this.readiness = readiness;
     InetSocketAddress peerAddress = new InetSocketAddress(config.bind(), config.self().peerPort());
-    server = PeerServer.start(config.address(), peerAddress, new PeerService(() -> pingStatus(raft.status(), clients.getAsInt()), replicator(), localWrites), auth,
+    PeerServer started = PeerServer.start(config.address(), peerAddress, new PeerService(() -> pingStatus(raft.status(), clients.getAsInt()), replicator(), localWrites), auth,
         linkFilter.map(f -> new LinkFilterInterceptor(config.address(), f, PeerAuth::sender)), config.cluster().peerMaxCalls(),
         peerCalls);
-    pinger = new Pinger(members, channels, config.cluster().pingPeriod(), pingTimeout(), scheduler);
+    synchronized (this) {
+      if (closed) {
+        started.close();
+        throw new IllegalStateException("the node closed while its cluster services started");
+      }
+      server = started;
+      pinger = new Pinger(members, channels, config.cluster().pingPeriod(), pingTimeout(), scheduler);
+    }
     Duration peerWait = config.cluster().peerWaitAtStart();
     boolean peerFound = pinger.awaitAnyPeer(peerWait);
     // Tell the replicator who is UP under the lock that orders membership events, so that a late
@@ -156,9 +165,14 @@ public final class ClusterServices implements AutoCloseable {
       followRaftMembers(raftMembers);
       leaveIfEveryOtherRefuses();
     }, 0, period, TimeUnit.MILLISECONDS);
-    leaderLoss = new LeaderLossWatch(members, channels, raft, raftPeerIdOf, scheduler);
-    leaderLoss.start();
-    replicator().start();
+    synchronized (this) {
+      if (closed) {
+        throw new IllegalStateException("the node closed while its cluster services started");
+      }
+      leaderLoss = new LeaderLossWatch(members, channels, raft, raftPeerIdOf, scheduler);
+      leaderLoss.start();
+      replicator().start();
+    }
     // As long as the replicator itself may take: a snapshot asked for just before its load timeout
     // may stream for up to the snapshot timeout (a large registry takes seconds). Cutting it short
     // served a partial registry (a million-instance restart was ready with a third of it).
@@ -334,6 +348,9 @@ public final class ClusterServices implements AutoCloseable {
 
   @Override
   public void close() {
+    synchronized (this) {
+      closed = true;
+    }
     if (pinger != null) {
       pinger.close();
     }
