@@ -138,19 +138,19 @@ public final class Node implements AutoCloseable {
     Predicate<ServiceKey> probesHere = service -> true;
     NodeMetrics metrics = new NodeMetrics(config.address());
     resources.push(metrics);
-    CompletableFuture<Void> clusterStart = CompletableFuture.completedFuture(null);
     if (config.clustered()) {
       cluster = new ClusterServices(config, clock, ephemeral, ephemeralWrites, hooks.linkFilter());
       resources.push(cluster);
       ephemeralWrites = cluster.ownerWrites();
       probesHere = cluster::isResponsible;
       cluster.observePeerCalls(metrics.peerCalls());
-      clusterStart = startCluster(scheduler, nodeCounts(ephemeral, index, probesHere));
     }
+    NodeCounts counts = nodeCounts(ephemeral, index, probesHere);
+    CompletableFuture<Void> clusterStart = cluster == null ? CompletableFuture.completedFuture(null)
+        : startCluster(scheduler, counts);
     udp = UdpSubscriptions.start(config.address(), new InetSocketAddress(config.bind(), 0),
         push, config.push().udpLease(), clock, scheduler);
     resources.push(udp);
-    NodeCounts counts = nodeCounts(ephemeral, index, probesHere);
     AccessControl access = new AccessControl(config.auth(),
         new AuthDirectory(stateMachine.authRecords(), naming), clock);
     warnIfOpen();

@@ -53,7 +53,7 @@ public interface RecordHome {
 
   /**
    * The records whose stamps {@code which} takes, in no particular order, as held now. The list
-   * may encode each value when it is read (once per read: read it once), on any thread.
+   * may encode a value each time it is read, on any thread: read it once.
    */
   List<DistroRecord> records(Predicate<RecordStamp> which);
 
