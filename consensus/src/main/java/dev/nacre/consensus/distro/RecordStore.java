@@ -1,13 +1,11 @@
 package dev.nacre.consensus.distro;
 
-import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.RandomAccess;
 import java.util.function.Predicate;
 
 /**
@@ -171,28 +169,7 @@ final class RecordStore {
       if (homed.isEmpty()) {
         return kept;
       }
-      return new Joined(kept, homed);
-    }
-  }
-
-  /** Two lists read as one, without copying either (the second may encode on read). */
-  private static final class Joined extends AbstractList<DistroRecord> implements RandomAccess {
-    private final List<DistroRecord> first;
-    private final List<DistroRecord> second;
-
-    Joined(List<DistroRecord> first, List<DistroRecord> second) {
-      this.first = first;
-      this.second = second;
-    }
-
-    @Override
-    public DistroRecord get(int i) {
-      return i < first.size() ? first.get(i) : second.get(i - first.size());
-    }
-
-    @Override
-    public int size() {
-      return first.size() + second.size();
+      return RecordsOnRead.joined(kept, homed);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.nacre.naming.distro;
 import dev.nacre.consensus.distro.DistroRecord;
 import dev.nacre.consensus.distro.RecordHome;
 import dev.nacre.consensus.distro.RecordStamp;
+import dev.nacre.consensus.distro.RecordsOnRead;
 import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.ephemeral.EphemeralRecord;
 import dev.nacre.naming.ephemeral.EphemeralStore;
@@ -10,11 +11,9 @@ import dev.nacre.naming.ephemeral.HeldRecord;
 import dev.nacre.naming.ephemeral.ReplicaWrites;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
-import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.RandomAccess;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -115,27 +114,7 @@ final class EphemeralHome implements RecordHome {
         held.add(h);
       }
     });
-    return new EncodedOnRead(keys, held);
-  }
-
-  private static final class EncodedOnRead extends AbstractList<DistroRecord> implements RandomAccess {
-    private final List<InstanceKey> keys;
-    private final List<HeldRecord> held;
-
-    EncodedOnRead(List<InstanceKey> keys, List<HeldRecord> held) {
-      this.keys = keys;
-      this.held = held;
-    }
-
-    @Override
-    public DistroRecord get(int i) {
-      return record(DistroKeys.instanceKey(keys.get(i)), held.get(i));
-    }
-
-    @Override
-    public int size() {
-      return keys.size();
-    }
+    return RecordsOnRead.of(keys.size(), i -> record(DistroKeys.instanceKey(keys.get(i)), held.get(i)));
   }
 
   private static DistroRecord record(String key, HeldRecord h) {
