@@ -49,7 +49,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -111,18 +113,11 @@ public final class Node implements AutoCloseable {
     NamingStateMachine stateMachine = registry.stateMachine();
     // The Raft member starts on its own thread while the rest is built (see StartingReplicatedLog),
     // after reading the persistent state it applies onto: nothing is served before it runs.
-    CompletableFuture<RatisReplicatedLog> raftStart = new CompletableFuture<>();
-    Thread raftStarter = new Thread(() -> {
-      try {
-        registry.loadPersistentState();
-        readiness.persistentLoaded();
-        raftStart.complete(RatisReplicatedLog.start(raftConfig(), stateMachine));
-      } catch (Throwable e) {
-        raftStart.completeExceptionally(e);
-      }
-    }, "raft-start-" + config.address());
-    raftStarter.setDaemon(true);
-    raftStarter.start();
+    CompletableFuture<RatisReplicatedLog> raftStart = onThreadOfItsOwn("raft-start", () -> {
+      registry.loadPersistentState();
+      readiness.persistentLoaded();
+      return RatisReplicatedLog.start(raftConfig(), stateMachine);
+    });
     raft = new StartingReplicatedLog(peerId(config.address()), raftStart);
     resources.push(raft);
 
@@ -234,29 +229,33 @@ public final class Node implements AutoCloseable {
   private CompletableFuture<Void> startCluster(ScheduledExecutorService scheduler, NodeCounts counts) {
     ClusterServices members = cluster;
     StartingReplicatedLog member = raft;
-    CompletableFuture<Void> started = new CompletableFuture<>();
-    Thread starter = new Thread(() -> {
-      try {
-        members.start(member, Node::peerId, () -> raftMembers(member), scheduler, readiness, counts::clients);
-        started.complete(null);
-      } catch (Throwable e) {
-        started.completeExceptionally(e);
-      }
-    }, "cluster-start-" + config.address());
-    starter.setDaemon(true);
-    starter.start();
-    return started;
+    return onThreadOfItsOwn("cluster-start", () -> {
+      members.start(member, Node::peerId, () -> raftMembers(member), scheduler, readiness, counts::clients);
+      return null;
+    });
   }
 
-  private static void awaitClusterStart(CompletableFuture<Void> clusterStart) throws InterruptedException {
+  private static void awaitClusterStart(CompletableFuture<Void> clusterStart) {
     try {
-      clusterStart.get();
-    } catch (java.util.concurrent.ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new IllegalStateException("the cluster services failed to start: " + e.getCause().getMessage(), e.getCause());
+      clusterStart.join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
     }
+  }
+
+  /** Runs one part of the start on a daemon thread named after it; the future says how it ended. */
+  private <T> CompletableFuture<T> onThreadOfItsOwn(String part, Callable<T> work) {
+    CompletableFuture<T> done = new CompletableFuture<>();
+    Thread thread = new Thread(() -> {
+      try {
+        done.complete(work.call());
+      } catch (Throwable e) {
+        done.completeExceptionally(e);
+      }
+    }, part + "-" + config.address());
+    thread.setDaemon(true);
+    thread.start();
+    return done;
   }
 
   /**

@@ -163,13 +163,7 @@ final class RecordStore {
      */
     List<DistroRecord> complete() {
       List<DistroRecord> homed = home == null ? List.of() : home.records(which);
-      if (kept.isEmpty()) {
-        return homed;
-      }
-      if (homed.isEmpty()) {
-        return kept;
-      }
-      return RecordsOnRead.joined(kept, homed);
+      return kept.isEmpty() ? homed : RecordsOnRead.joined(kept, homed);
     }
   }
 

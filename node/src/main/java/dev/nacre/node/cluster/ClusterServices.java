@@ -147,8 +147,8 @@ public final class ClusterServices implements AutoCloseable {
     synchronized (this) {
       if (closed) {
         started.close();
-        throw new IllegalStateException("the node closed while its cluster services started");
       }
+      refuseIfClosed();
       server = started;
       pinger = new Pinger(members, channels, config.cluster().pingPeriod(), pingTimeout(), scheduler);
     }
@@ -166,9 +166,7 @@ public final class ClusterServices implements AutoCloseable {
       leaveIfEveryOtherRefuses();
     }, 0, period, TimeUnit.MILLISECONDS);
     synchronized (this) {
-      if (closed) {
-        throw new IllegalStateException("the node closed while its cluster services started");
-      }
+      refuseIfClosed();
       leaderLoss = new LeaderLossWatch(members, channels, raft, raftPeerIdOf, scheduler);
       leaderLoss.start();
       replicator().start();
@@ -344,6 +342,13 @@ public final class ClusterServices implements AutoCloseable {
   /** Where the peer port reports each call's time; set before {@link #start}. */
   public void observePeerCalls(PeerCallObserver observer) {
     this.peerCalls = observer;
+  }
+
+  /** Under this object's lock: a start still under way stops once {@link #close} ran. */
+  private void refuseIfClosed() {
+    if (closed) {
+      throw new IllegalStateException("the node closed while its cluster services started");
+    }
   }
 
   @Override
