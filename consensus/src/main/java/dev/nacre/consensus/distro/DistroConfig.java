@@ -26,7 +26,9 @@ import java.util.Objects;
  *     cannot bring the record back
  * @param initialLoadTimeout a starting member that could not load a snapshot from any peer by
  *     then reports ready with what it has, and verify fills it in later
- * @param tickInterval how often the replicator's thread advances timers
+ * @param tickInterval how often the replicator's thread advances its timers: verify rounds,
+ *     timeouts, retries of pulls, grace periods, tombstones (100 ms). A batch's flush is timed on
+ *     its own, to the millisecond, and the start's load every 10 ms at most
  * @param snapshotTimeout a snapshot (initial load, verify repair) not received within this is
  *     failed (30 s: a million records take seconds to stream); a peer that goes DOWN meanwhile
  *     fails it at once
@@ -70,7 +72,7 @@ public record DistroConfig(
   }
 
   /** 1000 keys or 200 ms per batch (a change to an idle peer at once), verify every 5 s, retries 100 ms doubling to 3 s, 3 s timeout,
-   * 100,000 pending keys per peer, 30 s owner grace, 60 s tombstones, 30 s load timeout, 10 ms tick,
+   * 100,000 pending keys per peer, 30 s owner grace, 60 s tombstones, 30 s load timeout, 100 ms tick,
    * 30 s per snapshot. */
   public static DistroConfig defaults() {
     return new DistroConfig(
@@ -85,7 +87,7 @@ public record DistroConfig(
         Duration.ofSeconds(30),
         Duration.ofSeconds(60),
         Duration.ofSeconds(30),
-        Duration.ofMillis(10),
+        Duration.ofMillis(100),
         Duration.ofSeconds(30));
   }
 

@@ -261,6 +261,24 @@ final class DistroCore {
     return finish(now);
   }
 
+  /**
+   * When a pipeline's batch falls due with no event before it, so that the replicator's thread can
+   * wake for it instead of ticking often; while the start's load runs, {@code loadStepMillis} from
+   * now (its asks and their retries are timed by ticks).
+   * Everything else a tick advances (verify rounds, timeouts, retries of pulls, grace periods,
+   * tombstones) waits for the periodic tick.
+   */
+  long nextWakeAt(long now, long loadStepMillis) {
+    if (!load.isReady()) {
+      return now + loadStepMillis;
+    }
+    long at = Long.MAX_VALUE;
+    for (PeerPipeline p : pipelines.values()) {
+      at = Math.min(at, p.nextSendAt());
+    }
+    return at;
+  }
+
   // ---- introspection, for tests and status pages ----
 
   Map<String, DistroRecord> liveRecords() {

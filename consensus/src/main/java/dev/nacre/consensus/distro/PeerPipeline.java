@@ -161,6 +161,24 @@ final class PeerPipeline {
     return Optional.of(new Outgoing(sequence, records, withDigest));
   }
 
+  /**
+   * When {@link #poll} would next send without another event happening first: the end of the
+   * flush window (or of the leading edge's quiet time) of the pending keys, or of a retry's
+   * backoff. {@code Long.MAX_VALUE} while only an event can make it send: nothing pending, a batch
+   * in flight (its answer is an event; its timeout is left to the replicator's periodic tick), or
+   * the peer DOWN.
+   */
+  long nextSendAt() {
+    if (!up || inFlight != null || (pending.isEmpty() && !digestDue)) {
+      return Long.MAX_VALUE;
+    }
+    long at = pending.isEmpty() ? retryAt : firstPendingAt + flushDelayMillis;
+    if (!pending.isEmpty() && leadingEdge) {
+      at = Math.min(at, quietFrom);
+    }
+    return Math.max(at, retryAt);
+  }
+
   void acked(long sequence, long nowMillis) {
     if (inFlight == null || inFlight.sequence() != sequence) {
       return; // late answer to a batch already timed out or dropped

@@ -45,8 +45,12 @@ class DistroReplicatorTest {
   }
 
   DistroReplicator start(String id) {
+    return start(id, CONFIG);
+  }
+
+  DistroReplicator start(String id, DistroConfig config) {
     RecordingHandler handler = new RecordingHandler();
-    DistroReplicator r = new DistroReplicator(id, MEMBERS, CONFIG, network.from(id), handler);
+    DistroReplicator r = new DistroReplicator(id, MEMBERS, config, network.from(id), handler);
     network.register(r);
     replicators.put(id, r);
     handlers.put(id, handler);
@@ -92,6 +96,30 @@ class DistroReplicatorTest {
     delete("b", "b-k1");
     expected.remove("b-k1");
     awaitConverged(expected);
+  }
+
+  /**
+   * The periodic tick is 20 s here, longer than the test may take: batches must leave when their
+   * flush window (or the leading edge's quiet time) ends, not at the next tick.
+   */
+  @Test
+  void batchesLeaveWhenTheirWindowEndsNotAtTheNextTick() {
+    DistroConfig slowTicks = CONFIG.toBuilder().tickInterval(Duration.ofSeconds(20)).build();
+    DistroConfig slowTicksNoLeadingEdge = slowTicks.toBuilder().leadingEdgeFlush(false).build();
+    start("a", slowTicksNoLeadingEdge);
+    start("b", slowTicks);
+    start("c", slowTicks);
+    replicators.values().forEach(r -> r.whenReady().join());
+
+    write("a", "window", "1"); // waits out a's 50 ms flush window
+    write("b", "first", "1"); // b is idle: leaves at once
+    write("b", "second", "2"); // inside b's quiet time: leaves when it ends
+    await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(10)).untilAsserted(() -> {
+      for (var e : handlers.entrySet()) {
+        assertThat(e.getValue().snapshot()).as("view of %s", e.getKey())
+            .isEqualTo(Map.of("window", "1", "first", "1", "second", "2"));
+      }
+    });
   }
 
   @Test

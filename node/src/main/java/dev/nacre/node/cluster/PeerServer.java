@@ -1,6 +1,5 @@
 package dev.nacre.node.cluster;
 
-import com.google.common.util.concurrent.ThreadFactoryBuilder;
 import dev.nacre.proto.peer.PeerGrpc;
 import io.grpc.BindableService;
 import io.grpc.Server;
@@ -14,7 +13,6 @@ import java.net.InetSocketAddress;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -49,9 +47,7 @@ public final class PeerServer implements AutoCloseable {
     // No counted call waits for a thread: the limit admits no more calls than there are threads,
     // and a few more threads keep pings (exempt) answered while the counted calls hold the rest.
     int threads = maxCalls + 4;
-    ThreadPoolExecutor handlers = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), new ThreadFactoryBuilder().setNameFormat(name + "-peer-%d").setDaemon(true).build());
-    handlers.allowCoreThreadTimeOut(true);
+    ThreadPoolExecutor handlers = IdleFirstPool.create(name + "-peer-", threads, 30);
     Server server = NettyServerBuilder.forAddress(address)
         .sslContext(auth.serverTls())
         .addService(intercepted)
