@@ -48,7 +48,6 @@ final class LocalCluster implements AutoCloseable {
   private final List<AutoCloseable> raftHooks = new ArrayList<>();
   /** Node index to its nacre.members, where it differs from the cluster's (a cluster that grows). */
   private final Map<Integer, String> membersOf = new HashMap<>();
-  private final Map<Integer, Map<String, String>> settingsOf = new HashMap<>();
 
   static {
     // Ratis ends the JVM when its server cannot bind; in tests that must fail one test, not the fork.
@@ -186,15 +185,9 @@ final class LocalCluster implements AutoCloseable {
             .allMatch(n -> n.cluster().orElseThrow().members().ownershipMembers().equals(running)));
   }
 
-  /** A setting node i gets, beyond the cluster's, when it next starts. */
-  void setSetting(int i, String key, String value) {
-    settingsOf.computeIfAbsent(i, k -> new HashMap<>()).put(key, value);
-  }
-
   NodeConfig config(int i) {
     Properties p = new Properties();
     p.putAll(settings);
-    p.putAll(settingsOf.getOrDefault(i, Map.of()));
     p.setProperty(NodeConfig.PORT, String.valueOf(ports.get(i)));
     p.setProperty(NodeConfig.BIND, hosts.get(i));
     p.setProperty(NodeConfig.DATA_DIR, dataDir(i).toString());

@@ -4,7 +4,6 @@ import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
-import com.google.common.util.concurrent.SettableFuture;
 import dev.nacre.proto.peer.PingRequest;
 import dev.nacre.proto.peer.PingResponse;
 import io.grpc.Status;
@@ -50,11 +49,17 @@ public final class Pinger implements AutoCloseable {
     task = scheduler.scheduleWithFixedDelay(this::pingAll, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  private void awaitRound(ListenableFuture<?> round, Duration bound) {
+  /** One round whose outcomes are all recorded before this returns (at most {@code bound}). */
+  public void pingAllAndWait(Duration bound) {
+    awaitRound(pingAll(), bound);
+  }
+
+  private void awaitRound(List<ListenableFuture<?>> calls, Duration bound) {
     try {
-      round.get(bound.toMillis(), TimeUnit.MILLISECONDS);
+      Futures.whenAllComplete(calls).call(() -> null, MoreExecutors.directExecutor())
+          .get(bound.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {
-      log.debug("[{}] start-up ping round incomplete: {}", table.self(), e.toString());
+      log.debug("[{}] first ping round incomplete: {}", table.self(), e.toString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -62,9 +67,7 @@ public final class Pinger implements AutoCloseable {
 
   /**
    * Pings every other member, all at once, round after round until one answers or {@code bound}
-   * has passed. Returns true when some member is UP, as soon as the first one answers: the
-   * others' answers still come in and are recorded, but the start does not wait for the slowest
-   * (a member still starting, or down, held it up to the ping's deadline).
+   * has passed. Returns true when some member is UP.
    */
   public boolean awaitAnyPeer(Duration bound) {
     long deadline = System.nanoTime() + bound.toNanos();
@@ -73,10 +76,7 @@ public final class Pinger implements AutoCloseable {
     Duration perPing = timeout.compareTo(STARTUP_PING_TIMEOUT) > 0 ? timeout : STARTUP_PING_TIMEOUT;
     while (true) {
       long roundStart = System.nanoTime();
-      SettableFuture<Void> firstAnswer = SettableFuture.create();
-      List<ListenableFuture<?>> calls = pingAll(perPing, () -> firstAnswer.set(null));
-      Futures.whenAllComplete(calls).run(() -> firstAnswer.set(null), MoreExecutors.directExecutor());
-      awaitRound(firstAnswer, perPing.plusMillis(100));
+      awaitRound(pingAll(perPing), perPing.plusMillis(100));
       if (anyPeerUp()) {
         return true;
       }
@@ -101,11 +101,10 @@ public final class Pinger implements AutoCloseable {
 
   /** One round of pings; outcomes arrive asynchronously. */
   public List<ListenableFuture<?>> pingAll() {
-    return pingAll(timeout, () -> { });
+    return pingAll(timeout);
   }
 
-  /** As {@link #pingAll()}, with {@code answered} run after each answer is recorded. */
-  private List<ListenableFuture<?>> pingAll(Duration timeout, Runnable answered) {
+  private List<ListenableFuture<?>> pingAll(Duration timeout) {
     List<ListenableFuture<?>> calls = new ArrayList<>();
     for (String member : table.others()) {
       if (table.state(member) == MemberState.DOWN) {
@@ -123,7 +122,6 @@ public final class Pinger implements AutoCloseable {
             if (before != MemberState.UP) {
               log.info("[{}] member {} is UP (was {})", table.self(), member, before);
             }
-            answered.run();
           }
 
           @Override
