@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class DistroReplicator implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DistroReplicator.class);
-  /** How often timers advance while the start's load runs (its asks and retries are timed by ticks). */
+  /** How often timers advance at most while the start's load runs (its asks and retries are timed by ticks). */
   private static final long LOAD_STEP_MILLIS = 10;
 
   private final String selfId;
@@ -44,6 +44,7 @@ public final class DistroReplicator implements AutoCloseable {
   private final OwnWrites ownWrites;
   private final RecordHome home;
   private final ScheduledExecutorService executor;
+  private final long loadStepMillis;
   /** Lists and encodes the home's part of a peer's snapshot, off the replicator's thread. */
   private final ExecutorService snapshotLister;
   private final Set<String> upMembers = new ConcurrentSkipListSet<>();
@@ -93,6 +94,7 @@ public final class DistroReplicator implements AutoCloseable {
     upMembers.addAll(memberIds);
     upMembers.add(selfId);
     mapper = new OwnershipMapper(upMembers);
+    loadStepMillis = Math.min(LOAD_STEP_MILLIS, config.tickInterval().toMillis());
     executor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "distro-" + selfId);
       t.setDaemon(true);
@@ -121,8 +123,7 @@ public final class DistroReplicator implements AutoCloseable {
       return core.start(clock.getAsLong());
     });
     long tick = config.tickInterval().toMillis();
-    executor.scheduleWithFixedDelay(() -> handle(() -> core.tick(clock.getAsLong())),
-        tick, tick, TimeUnit.MILLISECONDS);
+    executor.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -132,19 +133,23 @@ public final class DistroReplicator implements AutoCloseable {
    */
   private void wakeForNextBatch() {
     long now = clock.getAsLong();
-    long at = Math.max(core.nextWakeAt(now, Math.min(LOAD_STEP_MILLIS, config.tickInterval().toMillis())), now + 1);
+    long at = Math.max(core.nextWakeAt(now, loadStepMillis), now + 1);
     if (at == Long.MAX_VALUE || at >= wakeAt) {
       return; // nothing due, or a wake no later than this one is already set
     }
     wakeAt = at;
     try {
-      executor.schedule(() -> handle(() -> {
+      executor.schedule(() -> {
         wakeAt = Long.MAX_VALUE;
-        return core.tick(clock.getAsLong());
-      }), at - now, TimeUnit.MILLISECONDS);
+        tick();
+      }, at - now, TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException closed) {
       // closed meanwhile: nothing left to time
     }
+  }
+
+  private void tick() {
+    handle(() -> core.tick(clock.getAsLong()));
   }
 
   /** Completes once the initial load has finished (or timed out). */

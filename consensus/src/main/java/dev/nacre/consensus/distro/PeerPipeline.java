@@ -169,11 +169,14 @@ final class PeerPipeline {
    * the peer DOWN.
    */
   long nextSendAt() {
-    if (!up || inFlight != null || (pending.isEmpty() && !digestDue)) {
+    if (!up || inFlight != null) {
       return Long.MAX_VALUE;
     }
-    long at = pending.isEmpty() ? retryAt : firstPendingAt + flushDelayMillis;
-    if (!pending.isEmpty() && leadingEdge) {
+    if (pending.isEmpty()) {
+      return digestDue ? retryAt : Long.MAX_VALUE;
+    }
+    long at = firstPendingAt + flushDelayMillis;
+    if (leadingEdge) {
       at = Math.min(at, quietFrom);
     }
     return Math.max(at, retryAt);
