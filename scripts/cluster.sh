@@ -152,7 +152,7 @@ case $cmd in
     if alive "$arg"; then
       kill -9 "$(pid_of "$arg")"
       # Return only once it is gone, so that start-node right after finds its ports free.
-      for _ in $(seq 1 100); do alive "$arg" || break; sleep 0.05; done
+      for _ in $(seq 1 500); do alive "$arg" || break; sleep 0.01; done
       echo "node $arg killed"
     else
       echo "node $arg is not running"

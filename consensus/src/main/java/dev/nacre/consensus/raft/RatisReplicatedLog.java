@@ -10,6 +10,7 @@ import dev.nacre.consensus.raft.internal.ForwardedRequests;
 import dev.nacre.consensus.raft.internal.LeaderEntries;
 import dev.nacre.consensus.raft.internal.LeaderWatch;
 import dev.nacre.consensus.raft.internal.OperationBatcher;
+import dev.nacre.consensus.raft.internal.PendingForwards;
 import dev.nacre.consensus.raft.internal.RatisProperties;
 import dev.nacre.consensus.raft.internal.RenewableClient;
 import dev.nacre.consensus.raft.internal.ReadIndexBarrier;
@@ -100,6 +101,8 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   /** Who this member's forwarded operations come from: unique to this run of the member. */
   private final String forwardOrigin;
   private final AtomicLong forwardSequence = new AtomicLong();
+  /** Forwards in flight, committed here at once should this member become the leader. */
+  private final PendingForwards pendingForwards;
   private final ReadIndexBarrier readIndex;
   private final RaftAdmin admin;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -109,7 +112,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     this.groupId = RaftGroupId.valueOf(UUID.nameUUIDFromBytes(config.groupId().getBytes(StandardCharsets.UTF_8)));
     this.selfId = RaftPeerId.valueOf(config.selfId());
     this.appliedWaiters = new AppliedIndexWaiters();
-    this.leaderWatch = new LeaderWatch();
+    this.leaderWatch = new LeaderWatch(this::leaderChanged);
     List<RaftPeer> peers = config.peers().entrySet().stream()
         .map(e -> RaftPeer.newBuilder().setId(e.getKey()).setAddress(e.getValue()).build())
         .toList();
@@ -127,6 +130,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     this.forwards = new OperationBatcher<>(FORWARDS_IN_FLIGHT, config.maxBatchOperations(), 0, this::forwardToLeader,
         batchCallbacks);
     ForwardedRequests forwarded = new ForwardedRequests(entries::submit, appliedWaiters::applied, REMEMBERED_FORWARDS);
+    this.pendingForwards = new PendingForwards(forwarded, batchCallbacks);
     this.server = RaftServer.newBuilder()
         .setServerId(selfId)
         .setGroup(group)
@@ -222,12 +226,18 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   private CompletableFuture<List<byte[]>> forwardToLeader(List<TrackedOperation> operations) {
     RaftClient sender = forwarder.current();
     Message forward = Message.valueOf(UnsafeByteOperations.unsafeWrap(EntryCodec.encodeForward(operations)));
-    return sender.async().sendReadOnlyNonLinearizable(forward)
+    return pendingForwards.track(operations, sender.async().sendReadOnlyNonLinearizable(forward)
         .whenComplete((reply, error) -> forwarder.renewIfDisabled(sender, error))
         .thenCompose(reply -> {
           EntryCodec.Reply answer = EntryCodec.decodeReply(replyContent("commit", reply), operations.size());
           return appliedWaiters.await(answer.appliedIndex()).thenApply(v -> answer.results());
-        });
+        }));
+  }
+
+  private void leaderChanged(String leaderId) {
+    if (config.selfId().equals(leaderId)) {
+      pendingForwards.becameLeader();
+    }
   }
 
   @Override
@@ -305,6 +315,11 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   /** Operations waiting for a batch here, to the leader or into an entry. For tests. */
   int queuedOperations() {
     return entries.queued() + forwards.queued();
+  }
+
+  /** Batches forwarded to the leader and not answered yet. For tests. */
+  int forwardsInFlight() {
+    return pendingForwards.size();
   }
 
   /** First index still in this member's log; grows when a snapshot lets Ratis purge. For tests. */

@@ -189,6 +189,42 @@ class ThreePeerReplicatedLogTest {
   }
 
   /**
+   * A write forwarded to a leader that is gone is still on its way, through Ratis' client, when
+   * its own member wins the election: the member commits it itself at once, and the client's
+   * copy, answered later from the same result, does not apply it a second time.
+   */
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void aForwardInFlightWhenItsMemberBecomesLeaderIsAnsweredThereAndAppliedOnce() {
+    Duration timeoutMin = Duration.ofSeconds(5);
+    try (TestCluster cluster = TestCluster.started(dir, 3,
+        b -> b.electionTimeout(timeoutMin, timeoutMin.multipliedBy(2)).requestTimeout(timeoutMin.multipliedBy(3)))) {
+      int leader = cluster.awaitLeader(ELECTION);
+      int follower = cluster.anyFollower(leader);
+      cluster.log(follower).submit(KvStateMachine.put("warm", "0")).join();
+      String leaderId = cluster.log(follower).status().leaderId();
+
+      cluster.stop(leader);
+      byte[] write = KvStateMachine.put("x", "1");
+      CompletableFuture<byte[]> written = cluster.log(follower).submit(write);
+      await().atMost(Duration.ofSeconds(5)).until(() -> cluster.log(follower).forwardsInFlight() == 1);
+      long stoodAt = System.nanoTime();
+      assertThat(cluster.log(follower).standForElectionIfLeaderGone(leaderId)).isTrue();
+      written.orTimeout(10, TimeUnit.SECONDS).join();
+      log.info("MEASURED early election -> forward in flight answered: {} ms", (System.nanoTime() - stoodAt) / 1_000_000);
+
+      assertThat(cluster.machine(follower).get("x")).contains("1");
+      await().atMost(Duration.ofSeconds(10)).until(() -> cluster.log(follower).forwardsInFlight() == 0);
+      int other = 3 - leader - follower;
+      await().atMost(Duration.ofSeconds(5)).until(() -> cluster.machine(other).appliesOf(write) > 0);
+      cluster.log(follower).submit(KvStateMachine.put("after", "1")).join(); // the client's copy is in the log by now
+      await().atMost(Duration.ofSeconds(5)).until(() -> cluster.machine(other).get("after").isPresent());
+      assertThat(cluster.machine(follower).appliesOf(write)).as("applies on the new leader").isEqualTo(1);
+      assertThat(cluster.machine(other).appliesOf(write)).as("applies on the other survivor").isEqualTo(1);
+    }
+  }
+
+  /**
    * A follower applies a write once it learns the commit index, which Ratis would send only with
    * the next heartbeat (half the minimum election timeout: 1 s here). A lone write on a follower
    * must not wait for it.

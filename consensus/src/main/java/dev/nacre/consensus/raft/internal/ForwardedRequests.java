@@ -46,13 +46,17 @@ public final class ForwardedRequests {
 
   /** Commits a forwarded batch; completes with the encoded reply once every operation is applied here. */
   public CompletableFuture<byte[]> commit(List<TrackedOperation> operations) {
+    return results(operations).thenApply(results -> EntryCodec.encodeForwardReply(results, appliedIndex.getAsLong()));
+  }
+
+  /** Commits a forwarded batch; completes with its tagged results once every operation is applied here. */
+  public CompletableFuture<List<byte[]>> results(List<TrackedOperation> operations) {
     List<CompletableFuture<byte[]>> results = new ArrayList<>(operations.size());
     for (TrackedOperation op : operations) {
       results.add(op.forwarded() ? once(op) : submit.apply(op));
     }
     return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
-        .thenApply(v -> EntryCodec.encodeForwardReply(results.stream().map(CompletableFuture::join).toList(),
-            appliedIndex.getAsLong()));
+        .thenApply(v -> results.stream().map(CompletableFuture::join).toList());
   }
 
   /** Called by the apply thread for every entry: remembers the results of forwarded operations. */

@@ -64,9 +64,13 @@ public final class LeaderEntries {
 
   private enum Leadership { NONE, ELECTED, READY }
 
-  /** Leads and is ready: operations submitted now go into this member's own entries. */
+  /**
+   * Leads, ready or about to be (its first entry on its way): operations submitted now go into this
+   * member's own entries, which wait for readiness, rather than to itself through a Raft client,
+   * which a leader that is not ready refuses.
+   */
   public boolean leadsNow() {
-    return leadership() == Leadership.READY;
+    return leadership() != Leadership.NONE;
   }
 
   private Leadership leadership() {
