@@ -167,9 +167,7 @@ class ThreePeerReplicatedLogTest {
   @Test
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void aFollowerToldItsLeaderIsGoneStandsForElectionAtOnce() {
-    Duration timeoutMin = Duration.ofSeconds(5);
-    try (TestCluster cluster = TestCluster.started(dir, 3,
-        b -> b.electionTimeout(timeoutMin, timeoutMin.multipliedBy(2)).requestTimeout(timeoutMin.multipliedBy(3)))) {
+    try (TestCluster cluster = startedWithSlowElections()) {
       int leader = cluster.awaitLeader(ELECTION);
       int follower = cluster.anyFollower(leader);
       cluster.log(follower).submit(KvStateMachine.put("a", "1")).join();
@@ -196,9 +194,7 @@ class ThreePeerReplicatedLogTest {
   @Test
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   void aForwardInFlightWhenItsMemberBecomesLeaderIsAnsweredThereAndAppliedOnce() {
-    Duration timeoutMin = Duration.ofSeconds(5);
-    try (TestCluster cluster = TestCluster.started(dir, 3,
-        b -> b.electionTimeout(timeoutMin, timeoutMin.multipliedBy(2)).requestTimeout(timeoutMin.multipliedBy(3)))) {
+    try (TestCluster cluster = startedWithSlowElections()) {
       int leader = cluster.awaitLeader(ELECTION);
       int follower = cluster.anyFollower(leader);
       cluster.log(follower).submit(KvStateMachine.put("warm", "0")).join();
@@ -365,5 +361,12 @@ class ThreePeerReplicatedLogTest {
       assertThat(index).isGreaterThanOrEqualTo(applied);
       assertThat(cluster.log(leader).admin().latestSnapshot().orElseThrow().index()).isEqualTo(index);
     }
+  }
+
+  /** Three members whose own election timeouts (5-10 s) never end a test's early election first. */
+  private TestCluster startedWithSlowElections() {
+    Duration timeoutMin = Duration.ofSeconds(5);
+    return TestCluster.started(dir, 3,
+        b -> b.electionTimeout(timeoutMin, timeoutMin.multipliedBy(2)).requestTimeout(timeoutMin.multipliedBy(3)));
   }
 }

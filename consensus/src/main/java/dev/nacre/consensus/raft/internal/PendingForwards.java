@@ -24,7 +24,15 @@ import java.util.concurrent.Executor;
  * leadership again) is dropped: the client's copy still answers.
  */
 public final class PendingForwards {
-  private record Pending(List<TrackedOperation> operations, CompletableFuture<List<byte[]>> result) {}
+  /** Compared by identity: a set entry must not hash its operations on every forward. */
+  private static final class Pending {
+    final List<TrackedOperation> operations;
+    final CompletableFuture<List<byte[]>> result = new CompletableFuture<>();
+
+    Pending(List<TrackedOperation> operations) {
+      this.operations = operations;
+    }
+  }
 
   private final Set<Pending> pending = ConcurrentHashMap.newKeySet();
   private final ForwardedRequests forwarded;
@@ -42,24 +50,23 @@ public final class PendingForwards {
    */
   public CompletableFuture<List<byte[]>> track(List<TrackedOperation> operations,
       CompletableFuture<List<byte[]>> viaClient) {
-    CompletableFuture<List<byte[]>> result = new CompletableFuture<>();
-    Pending entry = new Pending(operations, result);
+    Pending entry = new Pending(operations);
     pending.add(entry);
     viaClient.whenComplete((results, error) -> {
       pending.remove(entry);
       if (error != null) {
-        result.completeExceptionally(error);
+        entry.result.completeExceptionally(error);
       } else {
-        result.complete(results);
+        entry.result.complete(results);
       }
     });
-    return result;
+    return entry.result;
   }
 
   /** This member now leads: commits every forward still pending here too; the first answer wins. */
   public void becameLeader() {
     for (Pending entry : pending) {
-      executor.execute(() -> forwarded.results(entry.operations()).thenAccept(entry.result()::complete));
+      executor.execute(() -> forwarded.results(entry.operations).thenAccept(entry.result::complete));
     }
   }
 
