@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * Group commit for one member: keeps at most {@code batchesInFlight} batches in the Raft pipeline;
@@ -16,8 +17,10 @@ import java.util.function.Function;
  * members append and flush entries strictly one request after the other, so without batching every
  * concurrent write costs a flush of its own on each member.
  *
- * <p>With a linger, a batch that would leave smaller than the last two together waits up to the
- * linger for more operations. Writers that each keep one write in flight otherwise settle into
+ * <p>With a linger, a batch that would leave smaller than the last two together waits for more
+ * operations, up to the linger or half the recent batches' round trip, whichever is shorter: where
+ * a batch commits in a millisecond (one member, a fast disk), waiting longer would cost each write
+ * more than the entries it saves. Writers that each keep one write in flight otherwise settle into
  * groups that alternate between entries (one group's replies travel while the other's entry
  * commits), and every entry costs a flush and a round of messages on every member whatever its
  * size. A lone writer never waits: its batches hold one operation each.
@@ -31,8 +34,10 @@ public final class OperationBatcher<T> {
   private final int maxOperations;
   private final Function<List<T>, CompletableFuture<List<byte[]>>> send;
   private final Executor callbacks;
-  /** Runs {@link #lingerOver} on {@link #callbacks} after the linger; null without a linger. */
-  private final Executor afterLinger;
+  private final long lingerNanos;
+  private final LongSupplier nanoClock;
+  /** Recent batches' time from sending to completion, smoothed; 0 before the first completes. */
+  private long roundTripNanos;
   private final ArrayDeque<Pending<T>> queue = new ArrayDeque<>();
   private int inFlight;
   private int lastBatchSize;
@@ -52,6 +57,12 @@ public final class OperationBatcher<T> {
    */
   public OperationBatcher(int batchesInFlight, int maxOperations, long lingerNanos,
       Function<List<T>, CompletableFuture<List<byte[]>>> send, Executor callbacks) {
+    this(batchesInFlight, maxOperations, lingerNanos, send, callbacks, System::nanoTime);
+  }
+
+  /** As above, timing round trips by {@code nanoClock} (tests). */
+  OperationBatcher(int batchesInFlight, int maxOperations, long lingerNanos,
+      Function<List<T>, CompletableFuture<List<byte[]>>> send, Executor callbacks, LongSupplier nanoClock) {
     if (batchesInFlight < 1 || maxOperations < 1 || lingerNanos < 0) {
       throw new IllegalArgumentException("batchesInFlight and maxOperations must be >= 1, lingerNanos >= 0");
     }
@@ -59,8 +70,8 @@ public final class OperationBatcher<T> {
     this.maxOperations = maxOperations;
     this.send = send;
     this.callbacks = callbacks;
-    this.afterLinger = lingerNanos == 0 ? null
-        : CompletableFuture.delayedExecutor(lingerNanos, TimeUnit.NANOSECONDS, callbacks);
+    this.lingerNanos = lingerNanos;
+    this.nanoClock = nanoClock;
   }
 
   /** Completes with this operation's result once its batch is committed, or with its batch's failure. */
@@ -84,6 +95,7 @@ public final class OperationBatcher<T> {
       if (batch.isEmpty()) {
         return;
       }
+      long sentAt = nanoClock.getAsLong();
       List<T> operations = new ArrayList<>(batch.size());
       batch.forEach(p -> operations.add(p.operation));
       CompletableFuture<List<byte[]>> sent;
@@ -94,7 +106,7 @@ public final class OperationBatcher<T> {
         sent = CompletableFuture.failedFuture(e);
       }
       // Async: a batch that completes at once must not send the next one from this stack frame.
-      sent.whenCompleteAsync((results, error) -> finish(batch, results, error), callbacks);
+      sent.whenCompleteAsync((results, error) -> finish(batch, sentAt, results, error), callbacks);
     }
   }
 
@@ -122,13 +134,14 @@ public final class OperationBatcher<T> {
   /** Whether the queue waits for more operations now; starts the linger's timer on the first wait. */
   private boolean lingers() {
     int expected = Math.min(maxOperations, lastBatchSize + previousBatchSize);
-    if (afterLinger == null || lingerOver || lastBatchSize < 2 || queue.size() >= expected) {
+    if (lingerNanos == 0 || lingerOver || lastBatchSize < 2 || queue.size() >= expected) {
       return false;
     }
     if (!lingering) {
       lingering = true;
       long linger = ++lingers;
-      afterLinger.execute(() -> lingerOver(linger));
+      long wait = roundTripNanos == 0 ? lingerNanos : Math.min(lingerNanos, roundTripNanos / 2);
+      CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS, callbacks).execute(() -> lingerOver(linger));
     }
     return true;
   }
@@ -143,9 +156,11 @@ public final class OperationBatcher<T> {
     sendWhileRoom();
   }
 
-  private void finish(List<Pending<T>> batch, List<byte[]> results, Throwable error) {
+  private void finish(List<Pending<T>> batch, long sentAt, List<byte[]> results, Throwable error) {
+    long roundTrip = Math.max(1, nanoClock.getAsLong() - sentAt);
     synchronized (this) {
       inFlight--;
+      roundTripNanos = roundTripNanos == 0 ? roundTrip : roundTripNanos + (roundTrip - roundTripNanos) / 8;
     }
     if (error == null && results.size() != batch.size()) {
       error = new IllegalStateException("a batch of " + batch.size() + " operations got "

@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -136,16 +137,26 @@ class OperationBatcherTest {
   }
 
   /** Sends a, then b and c together: the last two batches carried 1 and 2 operations. */
-  private static OperationBatcher<byte[]> afterBatchesOfOneAndTwo(RecordingSender sender, Duration linger) {
-    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, linger.toNanos(), sender::send, Runnable::run);
+  /** Two batches, of one and two operations, each answered {@code roundTrip} after it left (by a test clock). */
+  private static OperationBatcher<byte[]> afterBatchesOfOneAndTwo(RecordingSender sender, Duration linger,
+      Duration roundTrip) {
+    AtomicLong clock = new AtomicLong();
+    OperationBatcher<byte[]> batcher =
+        new OperationBatcher<>(1, 100, linger.toNanos(), sender::send, Runnable::run, clock::get);
     batcher.submit(op("a"));
     batcher.submit(op("b"));
     batcher.submit(op("c"));
+    clock.addAndGet(roundTrip.toNanos());
     sender.answer(0);
     assertThat(sender.batches()).as("a batch after a lone one never lingers")
         .containsExactly(List.of("a"), List.of("b", "c"));
+    clock.addAndGet(roundTrip.toNanos());
     sender.answer(1);
     return batcher;
+  }
+
+  private static OperationBatcher<byte[]> afterBatchesOfOneAndTwo(RecordingSender sender, Duration linger) {
+    return afterBatchesOfOneAndTwo(sender, linger, linger.multipliedBy(2)); // the linger itself bounds the wait
   }
 
   @Test
@@ -178,5 +189,21 @@ class OperationBatcherTest {
         .hasSize(4).last().isEqualTo(List.of("e"));
     sender.answer(3);
     assertThat(text(e)).isEqualTo("E");
+  }
+
+  @Test
+  void aLingerWaitsAtMostHalfTheRecentRoundTrip() {
+    // Batches that come back 200 ms after they leave: a 30 s linger waits about 100 ms, not 30 s.
+    OperationBatcher<byte[]> batcher =
+        afterBatchesOfOneAndTwo(sender, Duration.ofSeconds(30), Duration.ofMillis(200));
+    long start = System.nanoTime();
+    CompletableFuture<byte[]> d = batcher.submit(op("d"));
+    assertThat(sender.batches()).as("lingering").hasSize(2);
+
+    await().atMost(Duration.ofSeconds(5)).until(() -> sender.batches().size() == 3);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(90));
+    assertThat(sender.batches().get(2)).containsExactly("d");
+    sender.answer(2);
+    assertThat(text(d)).isEqualTo("D");
   }
 }
