@@ -37,7 +37,7 @@ load_env() {
 }
 port_of() { echo $((BASE_PORT + 10 * ($1 - 1))); }
 pid_of() { cat "$dir/node-$1/pid" 2>/dev/null || true; }
-alive() { local p; p=$(pid_of "$1"); [ -n "$p" ] && pid_running "$p"; }
+alive() { local p=""; { read -r p < "$dir/node-$1/pid"; } 2>/dev/null; [ -n "$p" ] && pid_running "$p"; }
 removed() { [ -f "$dir/node-$1/removed" ]; }
 check_index() {
   [[ $1 =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le "$NODES" ] || { echo "node index must be 1..$NODES, got '$1'" >&2; exit 2; }
@@ -59,20 +59,20 @@ start_node() {
 # (or found none) and its client ports are open. Polled often: a restart takes a second or two.
 await_ready() {
   local i=$1 port deadline; port=$(port_of "$i"); deadline=$((SECONDS + 90))
-  until curl -sf -m 2 -o /dev/null "http://127.0.0.1:$port/nacos/v1/console/health/readiness"; do
+  until http_get "$port" /nacos/v1/console/health/readiness; do
     if ! alive "$i"; then echo "node $i exited; last lines of its log:" >&2; tail -n 20 "$dir/node-$i/node.out" >&2; exit 1; fi
     if [ $SECONDS -ge $deadline ]; then echo "node $i not ready after 90 s; see $dir/node-$i/node.out" >&2; exit 1; fi
-    sleep 0.05
+    nap 0.05
   done
 }
 
 await_leader() {
   local deadline=$((SECONDS + 30)) i
   while [ $SECONDS -lt $deadline ]; do
-    for i in $(seq 1 "$NODES"); do
-      if curl -sf -m 2 "http://127.0.0.1:$(port_of "$i")/nacre/v1/status" 2>/dev/null | grep -q " LEADER "; then return 0; fi
+    for ((i = 1; i <= NODES; i++)); do
+      if http_get $((BASE_PORT + 10 * (i - 1))) /nacre/v1/status && [[ $http_body == *" LEADER "* ]]; then return 0; fi
     done
-    sleep 0.05
+    nap 0.05
   done
   echo "no Raft leader after 30 s: CP writes will fail until one is elected" >&2
 }
@@ -130,7 +130,7 @@ case $cmd in
     load_env
     for i in $(seq 1 "$NODES"); do
       if removed "$i"; then echo "node $i: 127.0.0.1:$(port_of "$i") removed from the cluster"; continue; fi
-      line=$(curl -sf -m 2 "http://127.0.0.1:$(port_of "$i")/nacre/v1/status" 2>/dev/null) || line="127.0.0.1:$(port_of "$i") DOWN (not answering)"
+      if http_get "$(port_of "$i")" /nacre/v1/status; then line=${http_body%$'\n'}; else line="127.0.0.1:$(port_of "$i") DOWN (not answering)"; fi
       echo "node $i: $line"
     done
     ;;
@@ -141,7 +141,7 @@ case $cmd in
     done
     for i in $(seq 1 "$NODES"); do
       # up to 30 s for a clean stop (Raft and RocksDB close)
-      for _ in $(seq 1 300); do alive "$i" || break; sleep 0.1; done
+      for _ in $(seq 1 300); do alive "$i" || break; nap 0.1; done
       if alive "$i"; then kill -9 "$(pid_of "$i")"; fi
       rm -f "$dir/node-$i/pid"
     done
@@ -152,7 +152,7 @@ case $cmd in
     if alive "$arg"; then
       kill -9 "$(pid_of "$arg")"
       # Return only once it is gone, so that start-node right after finds its ports free.
-      for _ in $(seq 1 500); do alive "$arg" || break; sleep 0.01; done
+      for _ in $(seq 1 500); do alive "$arg" || break; nap 0.01; done
       echo "node $arg killed"
     else
       echo "node $arg is not running"
@@ -189,7 +189,7 @@ case $cmd in
     set_members "$(current_members)"
     if alive "$arg"; then
       kill "$(pid_of "$arg")"
-      for _ in $(seq 1 300); do alive "$arg" || break; sleep 0.1; done
+      for _ in $(seq 1 300); do alive "$arg" || break; nap 0.1; done
       if alive "$arg"; then kill -9 "$(pid_of "$arg")"; fi
     fi
     rm -f "$dir/node-$arg/pid"

@@ -73,11 +73,36 @@ nacre_jit_opts=${NACRE_JIT_OPTS--XX:TieredStopAtLevel=1 -XX:CompileThresholdScal
 # (node/pom.xml): without it each start unpacks about 21 MB of them into the temp folder.
 nacre_native_opts="-Djava.library.path=$nacre_root/node/target/native"
 
+# The checks below run every 50 ms while nodes start on the same cores, so they use bash alone:
+# a process per check (curl, awk, cat) took CPU the starting nodes needed (docs/PERFORMANCE.md,
+# "Restart", eighth session).
+
 # True while process PID runs. A killed process that its parent has not reaped yet (a zombie)
 # counts as gone: its ports and files are already released. Nodes started by cluster.sh are
 # orphans, and PID 1 of a container can take a second or two to reap them.
 pid_running() {
-  local state
-  state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
-  [ -n "$state" ] && [ "$state" != Z ]
+  local stat=""
+  { read -r stat < "/proc/$1/stat"; } 2>/dev/null || return 1
+  stat=${stat##*) } # the fields after "(command)", whose name may hold spaces or parentheses
+  [ -n "$stat" ] && [ "${stat%% *}" != Z ]
+}
+
+# A pause of $1 seconds without a process (`sleep` is one): a read that times out on a pipe that
+# nobody writes to.
+nap() {
+  [ -n "${nacre_nap_fd-}" ] || exec {nacre_nap_fd}<> <(:)
+  read -r -t "$1" -u "$nacre_nap_fd" || true
+}
+
+# GET of PATH on 127.0.0.1:PORT over bash's /dev/tcp, answered within 2 s: true on status 200;
+# the body is left in $http_body. HTTP/1.0, so the node closes the connection after its answer.
+http_get() {
+  local fd response=""
+  http_body=""
+  { exec {fd}<>"/dev/tcp/127.0.0.1/$1"; } 2>/dev/null || return 1
+  printf 'GET %s HTTP/1.0\r\nHost: 127.0.0.1:%s\r\n\r\n' "$2" "$1" >&"$fd" 2>/dev/null
+  IFS= read -r -d "" -t 2 response <&"$fd" || true # ends at the end of the answer, not at a NUL
+  exec {fd}>&-
+  http_body=${response#*$'\r\n\r\n'}
+  [[ $response == "HTTP/1."[01]" 200"* ]]
 }
