@@ -22,7 +22,8 @@
 #   5  start and restart: `cluster.sh start 3` until every node is ready (a fresh cluster 3 times
 #      quick, 5 full); kill -9 of node 3, then
 #      `start-node 3` until it is ready and until it holds what the others hold, with few
-#      instances and holding many (10k persistent + 10k ephemeral quick, 100k + 100k full)
+#      instances (also under churn: 12 writers registering and deregistering on nodes 1 and 2)
+#      and holding many (10k persistent + 10k ephemeral quick, 100k + 100k full)
 # Exits 3 when a target is missed badly (visibility p99 > 600 ms, failover p90 > 3 s, start or
 # restart over twice its target, a node ready with a partial registry, lost samples, > 1% failed
 # CP writes), 1 on a setup failure. Not part of scripts/test.sh.
@@ -42,7 +43,7 @@ while [ $# -gt 0 ]; do
     --quick) quick=true; shift ;;
     --base-port) base=$2; shift 2 ;;
     --keep) keep=true; shift ;;
-    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -143,6 +144,9 @@ bench visibility --nodes "$u3" --count "$VIS" --series "3 nodes, default flush 2
 cp_series 3 "$u3"
 bench failover --nodes "$u3" --script "$nacre_root/scripts/cluster.sh" --dir "$d3" --rounds "$ROUNDS" --series "3 nodes" --out "$results"
 bench restart --nodes "$u3" --script "$nacre_root/scripts/cluster.sh" --dir "$d3" --rounds "$ROUNDS" --series "3 nodes, few instances" --out "$results"
+# Issue 10 asks for the restart under churn too: 12 writers (a quarter persistent) on nodes 1 and 2.
+bench restart --nodes "$u3" --script "$nacre_root/scripts/cluster.sh" --dir "$d3" --rounds "$ROUNDS" --churn 12 \
+  --series "3 nodes, few instances, under churn" --out "$results"
 bench restart --nodes "$u3" --script "$nacre_root/scripts/cluster.sh" --dir "$d3" --rounds "$ROUNDS" \
   --persistent "$HOLD" --ephemeral "$HOLD" --series "3 nodes, holding $((HOLD / 1000))k+$((HOLD / 1000))k" --out "$results"
 "$nacre_root/scripts/cluster.sh" stop --dir "$d3" >/dev/null

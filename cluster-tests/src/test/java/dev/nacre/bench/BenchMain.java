@@ -15,7 +15,7 @@ import java.util.Map;
  * visibility --nodes URL,URL[,..] --count N [--warmup 20] [--sample-timeout-ms 5000] [--poll-pause-us 200] --series S --out F
  * cp         --node URL --count N [--writers 1] [--warmup 20] --figure F --series S --out F
  * failover   --nodes URL,.. --script scripts/cluster.sh --dir D --rounds R --series S --out F
- * restart    --nodes URL,.. --script scripts/cluster.sh --dir D --rounds R [--persistent N] [--ephemeral N] --series S --out F
+ * restart    --nodes URL,.. --script scripts/cluster.sh --dir D --rounds R [--persistent N] [--ephemeral N] [--churn W] --series S --out F
  * summary    --in F            prints the table; exits 3 when a target is missed badly
  * </pre>
  */
@@ -42,7 +42,7 @@ public final class BenchMain {
           .run(intOpt(opt, "rounds", 10), opt.getOrDefault("series", "3 nodes"), out);
       case "restart" -> new Restart(http, nodes(opt), required(opt, "script"), required(opt, "dir"))
           .run(intOpt(opt, "rounds", 3), intOpt(opt, "persistent", 0), intOpt(opt, "ephemeral", 0),
-              opt.getOrDefault("series", "3 nodes"), out);
+              intOpt(opt, "churn", 0), opt.getOrDefault("series", "3 nodes"), out);
       case "summary" -> System.exit(Summary.print(Path.of(required(opt, "in"))));
       default -> usage();
     }
