@@ -102,7 +102,7 @@ await_agreed_leader() { # await_agreed_leader URLS -> leader URL once every node
 start_cluster() { # start_cluster N base dir [extra properties line]
   local n=$1 b=$2 d=$3 r rd t0 ms samples=() rounds=$START_ROUNDS
   clusters+=("$d")
-  [ $# -ge 4 ] && rounds=1 # a cluster for another setting: its start was timed already
+  [ $# -ge 4 ] && rounds=1
   # A fresh cluster each round (one start on two noisy cores says little); the last one stays.
   for ((r = 1; r <= rounds; r++)); do
     rd=$d; [ "$r" -lt "$rounds" ] && { rd=$d.start$r; clusters+=("$rd"); }
@@ -112,8 +112,9 @@ start_cluster() { # start_cluster N base dir [extra properties line]
     samples+=("$ms")
     if [ "$rd" != "$d" ]; then "$nacre_root/scripts/cluster.sh" stop --dir "$rd" >/dev/null; rm -rf "$rd"; fi
   done
-  # In the results file's columns (figure series n errors p50 p90 p99 max mean note), nearest rank.
-  printf '%s\n' "${samples[@]}" | sort -n | awk -v n="$n" -v rounds="$(IFS=,; echo "${samples[*]}")" '
+  # In the results file's columns (figure series n errors p50 p90 p99 max mean note), nearest rank;
+  # not for a cluster of another setting, whose start the default cluster's rounds already timed.
+  [ $# -ge 4 ] || printf '%s\n' "${samples[@]}" | sort -n | awk -v n="$n" -v rounds="$(IFS=,; echo "${samples[*]}")" '
     { v[NR] = $1; sum += $1 }
     function rank(p) { i = int(p * NR + 0.999999); return v[i < 1 ? 1 : i] }
     END { printf "5-cluster-start\t%s nodes\t%d\t0\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\tscripts/cluster.sh start %s until every node is ready, fresh cluster each round; rounds ms: %s\n",
