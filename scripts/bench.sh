@@ -99,31 +99,29 @@ await_agreed_leader() { # await_agreed_leader URLS -> leader URL once every node
   done
   echo "no leader agreed by all nodes within 60 s" >&2; return 1
 }
-start_cluster() { # start_cluster N base dir [extra properties line]
-  local n=$1 b=$2 d=$3 r rd t0 ms samples=() rounds=$START_ROUNDS
+start_cluster() { # start_cluster N base dir: timed on a fresh cluster START_ROUNDS times; the last stays
+  local n=$1 b=$2 d=$3 r rd t0 samples=()
   clusters+=("$d")
-  [ $# -ge 4 ] && rounds=1
-  # A fresh cluster each round (one start on two noisy cores says little); the last one stays.
-  for ((r = 1; r <= rounds; r++)); do
-    rd=$d; [ "$r" -lt "$rounds" ] && { rd=$d.start$r; clusters+=("$rd"); }
+  for ((r = 1; r <= START_ROUNDS; r++)); do # one start on two noisy cores says little
+    rd=$d; [ "$r" -lt "$START_ROUNDS" ] && { rd=$d.start$r; clusters+=("$rd"); }
     t0=$(date +%s%N)
     "$nacre_root/scripts/cluster.sh" start "$n" --base-port "$b" --dir "$rd" >/dev/null
-    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-    samples+=("$ms")
+    samples+=($(( ($(date +%s%N) - t0) / 1000000 )))
     if [ "$rd" != "$d" ]; then "$nacre_root/scripts/cluster.sh" stop --dir "$rd" >/dev/null; rm -rf "$rd"; fi
   done
-  # In the results file's columns (figure series n errors p50 p90 p99 max mean note), nearest rank;
-  # not for a cluster of another setting, whose start the default cluster's rounds already timed.
-  [ $# -ge 4 ] || printf '%s\n' "${samples[@]}" | sort -n | awk -v n="$n" -v rounds="$(IFS=,; echo "${samples[*]}")" '
-    { v[NR] = $1; sum += $1 }
-    function rank(p) { i = int(p * NR + 0.999999); return v[i < 1 ? 1 : i] }
-    END { printf "5-cluster-start\t%s nodes\t%d\t0\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\tscripts/cluster.sh start %s until every node is ready, fresh cluster each round; rounds ms: %s\n",
-          n, NR, rank(0.5), rank(0.9), rank(0.99), v[NR], sum / NR, n, rounds }' >> "$results"
-  if [ $# -ge 4 ]; then
-    "$nacre_root/scripts/cluster.sh" stop --dir "$d" >/dev/null
-    echo "$4" >> "$d/nacre.properties"
-    "$nacre_root/scripts/cluster.sh" start "$n" --base-port "$b" --dir "$d" >/dev/null
-  fi
+  local ms; ms=$(IFS=,; echo "${samples[*]}")
+  bench samples --figure 5-cluster-start --series "$n nodes" --ms "$ms" --out "$results" \
+    --note "scripts/cluster.sh start $n until every node is ready, fresh cluster each round; rounds ms: $ms"
+  "$nacre_root/scripts/cluster.sh" status --dir "$d"
+}
+start_cluster_with() { # start_cluster_with N base dir "property line": not timed
+  local n=$1 b=$2 d=$3
+  clusters+=("$d")
+  # The folder's nacre.properties (members, secret) exists once the cluster started the first time.
+  "$nacre_root/scripts/cluster.sh" start "$n" --base-port "$b" --dir "$d" >/dev/null
+  "$nacre_root/scripts/cluster.sh" stop --dir "$d" >/dev/null
+  echo "$4" >> "$d/nacre.properties"
+  "$nacre_root/scripts/cluster.sh" start "$n" --base-port "$b" --dir "$d" >/dev/null
   "$nacre_root/scripts/cluster.sh" status --dir "$d"
 }
 cp_series() { # cp_series N urls label
@@ -165,7 +163,7 @@ bench failover --nodes "$u5" --script "$nacre_root/scripts/cluster.sh" --dir "$d
 if ! $quick; then
   df=$work/c3f; bf=$((base + 200)); uf=$(urls 3 "$bf")
   echo "== 3-node cluster with nacre.distro.flush-ms=50 in $df"
-  start_cluster 3 "$bf" "$df" "nacre.distro.flush-ms=50"
+  start_cluster_with 3 "$bf" "$df" "nacre.distro.flush-ms=50"
   await_agreed_leader "$uf" >/dev/null
   bench visibility --nodes "$uf" --count "$VIS" --series "3 nodes, flush-ms=50 (not default)" --out "$results"
   "$nacre_root/scripts/cluster.sh" stop --dir "$df" >/dev/null

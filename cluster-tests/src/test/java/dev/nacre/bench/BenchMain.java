@@ -16,6 +16,7 @@ import java.util.Map;
  * cp         --node URL --count N [--writers 1] [--warmup 20] --figure F --series S --out F
  * failover   --nodes URL,.. --script scripts/cluster.sh --dir D --rounds R --series S --out F
  * restart    --nodes URL,.. --script scripts/cluster.sh --dir D --rounds R [--persistent N] [--ephemeral N] [--churn W] --series S --out F
+ * samples    --figure F --series S --ms V,V,.. --note N --out F   one row from values measured elsewhere (ms)
  * summary    --in F            prints the table; exits 3 when a target is missed badly
  * </pre>
  */
@@ -43,13 +44,15 @@ public final class BenchMain {
       case "restart" -> new Restart(http, nodes(opt), required(opt, "script"), required(opt, "dir"))
           .run(intOpt(opt, "rounds", 3), intOpt(opt, "persistent", 0), intOpt(opt, "ephemeral", 0),
               intOpt(opt, "churn", 0), opt.getOrDefault("series", "3 nodes"), out);
+      case "samples" -> Results.append(out, Results.row(required(opt, "figure"), required(opt, "series"),
+          Results.histogramOfMs(required(opt, "ms").split(",")), 0, required(opt, "note")));
       case "summary" -> System.exit(Summary.print(Path.of(required(opt, "in"))));
       default -> usage();
     }
   }
 
   private static void usage() {
-    System.err.println("usage: BenchMain visibility|cp|failover|restart|summary [--option value ...] (see the class javadoc)");
+    System.err.println("usage: BenchMain visibility|cp|failover|restart|samples|summary [--option value ...] (see the class javadoc)");
     System.exit(2);
   }
 

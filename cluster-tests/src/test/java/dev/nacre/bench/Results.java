@@ -25,6 +25,15 @@ final class Results {
     return new Histogram(1, 60_000_000L, 3);
   }
 
+  /** A histogram of values given in whole milliseconds (as a script times them). */
+  static Histogram histogramOfMs(String... values) {
+    Histogram h = newHistogram();
+    for (String v : values) {
+      h.recordValue(Math.max(1, Long.parseLong(v.trim()) * 1000));
+    }
+    return h;
+  }
+
   static String row(String figure, String series, Histogram h, long errors, String note) {
     return String.join("\t", figure, series, Long.toString(h.getTotalCount()), Long.toString(errors),
         ms(h.getValueAtPercentile(50)), ms(h.getValueAtPercentile(90)),
