@@ -1,7 +1,5 @@
 package dev.nacre.jmh;
 
-import com.google.protobuf.ByteString;
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.nacre.naming.distro.DistroKeys;
 import dev.nacre.naming.distro.EphemeralInstanceCodec;
 import dev.nacre.naming.ephemeral.EphemeralStore;
@@ -13,6 +11,8 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.thirdparty.com.google.protobuf.InvalidProtocolBufferException;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;

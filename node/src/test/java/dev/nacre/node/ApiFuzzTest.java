@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.nacre.node.testkit.Http;
 import dev.nacre.node.testkit.RawNacosClient;
-import io.grpc.StatusRuntimeException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.ratis.thirdparty.io.grpc.StatusRuntimeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,10 +1,10 @@
 package dev.nacre.naming.distro;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.persistent.Records;
 import dev.nacre.proto.naming.EphemeralInstance;
+import org.apache.ratis.thirdparty.com.google.protobuf.InvalidProtocolBufferException;
 
 /**
  * Encodes the value Distro replicates for an ephemeral instance as the protobuf message

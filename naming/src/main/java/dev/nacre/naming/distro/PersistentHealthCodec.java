@@ -1,9 +1,9 @@
 package dev.nacre.naming.distro;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.persistent.Records;
 import dev.nacre.proto.naming.PersistentHealth;
+import org.apache.ratis.thirdparty.com.google.protobuf.InvalidProtocolBufferException;
 
 /**
  * Encodes the value Distro replicates for a persistent instance's probed health as the protobuf

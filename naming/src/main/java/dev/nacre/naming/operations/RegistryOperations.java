@@ -250,7 +250,7 @@ public final class RegistryOperations implements NamingOperations {
 
   private static AuthRecord authRecord(String kind, String name, byte[] value) {
     return AuthRecord.newBuilder().setKind(kind).setName(name)
-        .setValue(com.google.protobuf.ByteString.copyFrom(value)).build();
+        .setValue(org.apache.ratis.thirdparty.com.google.protobuf.ByteString.copyFrom(value)).build();
   }
 
   @Override

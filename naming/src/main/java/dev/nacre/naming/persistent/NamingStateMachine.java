@@ -1,13 +1,12 @@
 package dev.nacre.naming.persistent;
 
+import static dev.nacre.naming.persistent.RecordKeys.AUTH;
 import static dev.nacre.naming.persistent.RecordKeys.CLUSTERS;
 import static dev.nacre.naming.persistent.RecordKeys.INSTANCES;
-import static dev.nacre.naming.persistent.RecordKeys.AUTH;
 import static dev.nacre.naming.persistent.RecordKeys.NAMESPACES;
 import static dev.nacre.naming.persistent.RecordKeys.OVERRIDES;
 import static dev.nacre.naming.persistent.RecordKeys.SERVICES;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import dev.nacre.consensus.raft.OperationRejectedException;
 import dev.nacre.consensus.raft.Outcome;
 import dev.nacre.consensus.raft.ReplicatedStateMachine;
@@ -29,6 +28,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.ratis.thirdparty.com.google.protobuf.InvalidProtocolBufferException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -221,7 +221,7 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
         counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]);
   }
 
-  private static <T> T parse(com.google.protobuf.Parser<T> parser, byte[] bytes) {
+  private static <T> T parse(org.apache.ratis.thirdparty.com.google.protobuf.Parser<T> parser, byte[] bytes) {
     try {
       return parser.parseFrom(bytes);
     } catch (InvalidProtocolBufferException e) {

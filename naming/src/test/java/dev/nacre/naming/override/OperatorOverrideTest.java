@@ -221,7 +221,7 @@ class OperatorOverrideTest {
   private NamingOperation op(int i) {
     try {
       return NamingOperation.parseFrom(f.log.entries().get(i));
-    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+    } catch (org.apache.ratis.thirdparty.com.google.protobuf.InvalidProtocolBufferException e) {
       throw new AssertionError(e);
     }
   }

@@ -2,7 +2,6 @@ package dev.nacre.naming.persistent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
 import dev.nacre.consensus.raft.Outcome;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.proto.naming.AuthRecord;
@@ -11,6 +10,7 @@ import dev.nacre.proto.naming.NamingOperation;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;

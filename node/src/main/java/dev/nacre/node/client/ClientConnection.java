@@ -3,8 +3,6 @@ package dev.nacre.node.client;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.util.concurrent.RateLimiter;
 import dev.nacre.proto.nacos.Payload;
-import io.grpc.Status;
-import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -13,6 +11,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.thirdparty.io.grpc.Status;
+import org.apache.ratis.thirdparty.io.grpc.stub.StreamObserver;
 
 /**
  * One Nacos client connection: one TCP transport to the client gRPC port. It is registered once

@@ -5,8 +5,6 @@ import dev.nacre.node.OpenConnections;
 import dev.nacre.node.config.ClientSettings;
 import dev.nacre.node.config.MemberAddress;
 import dev.nacre.proto.nacos.Payload;
-import io.grpc.Status;
-import io.grpc.stub.StreamObserver;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +17,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.apache.ratis.thirdparty.io.grpc.Status;
+import org.apache.ratis.thirdparty.io.grpc.stub.StreamObserver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

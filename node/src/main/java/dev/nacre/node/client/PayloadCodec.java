@@ -7,10 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.protobuf.Any;
-import com.google.protobuf.ByteString;
 import dev.nacre.proto.nacos.Metadata;
 import dev.nacre.proto.nacos.Payload;
+import org.apache.ratis.thirdparty.com.google.protobuf.Any;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 
 /**
  * Nacos' framing: a {@link Payload} names its message kind in {@code metadata.type} and carries

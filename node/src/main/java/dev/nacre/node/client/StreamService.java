@@ -5,9 +5,9 @@ import dev.nacre.node.client.NamingRequests.ConnectionSetupRequest;
 import dev.nacre.node.client.PayloadCodec.BadBodyException;
 import dev.nacre.proto.nacos.BiRequestStreamGrpc;
 import dev.nacre.proto.nacos.Payload;
-import io.grpc.Status;
-import io.grpc.stub.StreamObserver;
 import java.util.Optional;
+import org.apache.ratis.thirdparty.io.grpc.Status;
+import org.apache.ratis.thirdparty.io.grpc.stub.StreamObserver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -4,12 +4,12 @@ import dev.nacre.node.client.PayloadCodec.BadBodyException;
 import dev.nacre.node.client.Replies.Reply;
 import dev.nacre.proto.nacos.Payload;
 import dev.nacre.proto.nacos.RequestGrpc;
-import io.grpc.stub.StreamObserver;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import org.apache.ratis.thirdparty.io.grpc.stub.StreamObserver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

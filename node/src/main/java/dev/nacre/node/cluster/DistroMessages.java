@@ -1,6 +1,5 @@
 package dev.nacre.node.cluster;
 
-import com.google.protobuf.ByteString;
 import dev.nacre.consensus.distro.DistroBatch;
 import dev.nacre.consensus.distro.DistroRecord;
 import dev.nacre.consensus.distro.DistroSnapshot;
@@ -8,6 +7,7 @@ import dev.nacre.consensus.distro.OwnerDigest;
 import dev.nacre.consensus.distro.SnapshotRequest;
 import dev.nacre.proto.peer.SnapshotScope;
 import java.util.Optional;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 
 /** Converts Distro values to and from their peer-protocol messages. */
 final class DistroMessages {

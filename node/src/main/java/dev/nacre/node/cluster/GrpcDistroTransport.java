@@ -1,21 +1,21 @@
 package dev.nacre.node.cluster;
 
-import com.google.common.util.concurrent.FutureCallback;
-import com.google.common.util.concurrent.Futures;
-import com.google.common.util.concurrent.ListenableFuture;
-import com.google.common.util.concurrent.MoreExecutors;
 import dev.nacre.consensus.distro.DistroBatch;
 import dev.nacre.consensus.distro.DistroRecord;
 import dev.nacre.consensus.distro.DistroSnapshot;
 import dev.nacre.consensus.distro.DistroTransport;
 import dev.nacre.consensus.distro.SnapshotRequest;
-import io.grpc.Status;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.apache.ratis.thirdparty.com.google.common.util.concurrent.FutureCallback;
+import org.apache.ratis.thirdparty.com.google.common.util.concurrent.Futures;
+import org.apache.ratis.thirdparty.com.google.common.util.concurrent.ListenableFuture;
+import org.apache.ratis.thirdparty.com.google.common.util.concurrent.MoreExecutors;
+import org.apache.ratis.thirdparty.io.grpc.Status;
 
 /**
  * Distro's messages over the peer gRPC channels, each call with its own deadline. Snapshots come

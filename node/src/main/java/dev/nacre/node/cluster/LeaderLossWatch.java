@@ -1,19 +1,19 @@
 package dev.nacre.node.cluster;
 
-import com.google.common.util.concurrent.FutureCallback;
-import com.google.common.util.concurrent.Futures;
-import com.google.common.util.concurrent.MoreExecutors;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.ReplicatedLog;
 import dev.nacre.proto.peer.PingRequest;
 import dev.nacre.proto.peer.PingResponse;
-import io.grpc.Status;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
+import org.apache.ratis.thirdparty.com.google.common.util.concurrent.FutureCallback;
+import org.apache.ratis.thirdparty.com.google.common.util.concurrent.Futures;
+import org.apache.ratis.thirdparty.com.google.common.util.concurrent.MoreExecutors;
+import org.apache.ratis.thirdparty.io.grpc.Status;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -2,12 +2,12 @@ package dev.nacre.node.cluster;
 
 import dev.nacre.node.config.MemberAddress;
 import dev.nacre.proto.peer.PeerGrpc;
-import io.grpc.ConnectivityState;
-import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.ratis.thirdparty.io.grpc.ConnectivityState;
+import org.apache.ratis.thirdparty.io.grpc.ManagedChannel;
+import org.apache.ratis.thirdparty.io.grpc.netty.NettyChannelBuilder;
 
 /**
  * One gRPC channel to each other member's peer port (P+1001), created on first use and kept: mutual

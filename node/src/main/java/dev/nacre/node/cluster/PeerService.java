@@ -11,12 +11,12 @@ import dev.nacre.proto.peer.PeerGrpc;
 import dev.nacre.proto.peer.PingRequest;
 import dev.nacre.proto.peer.PingResponse;
 import dev.nacre.proto.peer.SnapshotRequest;
-import io.grpc.Status;
-import io.grpc.stub.ServerCallStreamObserver;
-import io.grpc.stub.StreamObserver;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.apache.ratis.thirdparty.io.grpc.Status;
+import org.apache.ratis.thirdparty.io.grpc.stub.ServerCallStreamObserver;
+import org.apache.ratis.thirdparty.io.grpc.stub.StreamObserver;
 
 /**
  * The peer port's calls. Bad messages from a peer get INVALID_ARGUMENT with a message; failures

@@ -2,15 +2,15 @@ package dev.nacre.node.cluster;
 
 import dev.nacre.consensus.distro.DistroRecord;
 import dev.nacre.consensus.distro.DistroSnapshot;
-import io.grpc.Status;
-import io.grpc.stub.ClientCallStreamObserver;
-import io.grpc.stub.ClientResponseObserver;
-import io.grpc.stub.ServerCallStreamObserver;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import org.apache.ratis.thirdparty.io.grpc.Status;
+import org.apache.ratis.thirdparty.io.grpc.stub.ClientCallStreamObserver;
+import org.apache.ratis.thirdparty.io.grpc.stub.ClientResponseObserver;
+import org.apache.ratis.thirdparty.io.grpc.stub.ServerCallStreamObserver;
 
 /**
  * A Distro snapshot as a stream of parts, so that its size is not bounded by one gRPC message

@@ -1,12 +1,12 @@
 package dev.nacre.node.hooks;
 
-import io.grpc.Metadata;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallHandler;
-import io.grpc.ServerInterceptor;
-import io.grpc.Status;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
+import org.apache.ratis.thirdparty.io.grpc.Metadata;
+import org.apache.ratis.thirdparty.io.grpc.ServerCall;
+import org.apache.ratis.thirdparty.io.grpc.ServerCallHandler;
+import org.apache.ratis.thirdparty.io.grpc.ServerInterceptor;
+import org.apache.ratis.thirdparty.io.grpc.Status;
 
 /**
  * Applies a {@link LinkFilter} to calls arriving on the peer port. Must run after the peer port's

@@ -1,18 +1,18 @@
 package dev.nacre.node.http;
 
-import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpMessage;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpMessage;
-import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
+import org.apache.ratis.thirdparty.io.netty.buffer.Unpooled;
+import org.apache.ratis.thirdparty.io.netty.channel.ChannelFutureListener;
+import org.apache.ratis.thirdparty.io.netty.channel.ChannelHandlerContext;
+import org.apache.ratis.thirdparty.io.netty.handler.codec.http.DefaultFullHttpResponse;
+import org.apache.ratis.thirdparty.io.netty.handler.codec.http.FullHttpMessage;
+import org.apache.ratis.thirdparty.io.netty.handler.codec.http.FullHttpResponse;
+import org.apache.ratis.thirdparty.io.netty.handler.codec.http.HttpHeaderNames;
+import org.apache.ratis.thirdparty.io.netty.handler.codec.http.HttpHeaderValues;
+import org.apache.ratis.thirdparty.io.netty.handler.codec.http.HttpMessage;
+import org.apache.ratis.thirdparty.io.netty.handler.codec.http.HttpObjectAggregator;
+import org.apache.ratis.thirdparty.io.netty.handler.codec.http.HttpResponseStatus;
+import org.apache.ratis.thirdparty.io.netty.handler.codec.http.HttpUtil;
+import org.apache.ratis.thirdparty.io.netty.handler.codec.http.HttpVersion;
 
 /**
  * Netty's aggregator, except that a body over the limit gets 413 with a message in Nacos' format

@@ -1,17 +1,6 @@
 package dev.nacre.node.http;
 
 import dev.nacre.node.hooks.ClientGate;
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
-import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
 import java.util.EnumMap;
 import java.util.Map;
@@ -20,6 +9,17 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.apache.ratis.thirdparty.io.netty.bootstrap.ServerBootstrap;
+import org.apache.ratis.thirdparty.io.netty.channel.Channel;
+import org.apache.ratis.thirdparty.io.netty.channel.ChannelInitializer;
+import org.apache.ratis.thirdparty.io.netty.channel.EventLoopGroup;
+import org.apache.ratis.thirdparty.io.netty.channel.nio.NioEventLoopGroup;
+import org.apache.ratis.thirdparty.io.netty.channel.socket.SocketChannel;
+import org.apache.ratis.thirdparty.io.netty.channel.socket.nio.NioServerSocketChannel;
+import org.apache.ratis.thirdparty.io.netty.handler.codec.http.HttpServerCodec;
+import org.apache.ratis.thirdparty.io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import org.apache.ratis.thirdparty.io.netty.handler.timeout.IdleStateHandler;
+import org.apache.ratis.thirdparty.io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,8 +65,8 @@ public final class HttpServer implements AutoCloseable {
     workers.put(WaitKind.NOTHING, workers(name + "-http-", limits.workerThreads()));
     workers.put(WaitKind.PEER, workers(name + "-http-peer-", limits.workerThreads()));
     workers.put(WaitKind.COMMIT, workers(name + "-http-cp-", limits.workerThreads()));
-    EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-    EventLoopGroup io = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+    EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory(name + "-http-accept"));
+    EventLoopGroup io = new NioEventLoopGroup(2, new DefaultThreadFactory(name + "-http-io"));
     HttpDispatcher dispatcher = new HttpDispatcher(router,
         request -> workers.get(waits.apply(request)), name, gate, limits);
     long idleNanos = limits.idleTimeout().toNanos();

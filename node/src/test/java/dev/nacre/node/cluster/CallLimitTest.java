@@ -9,14 +9,6 @@ import dev.nacre.proto.peer.OwnerWriteResult;
 import dev.nacre.proto.peer.PeerGrpc;
 import dev.nacre.proto.peer.PingRequest;
 import dev.nacre.proto.peer.PingResponse;
-import io.grpc.ManagedChannel;
-import io.grpc.Server;
-import io.grpc.ServerInterceptors;
-import io.grpc.Status;
-import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.stub.StreamObserver;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +19,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.ratis.thirdparty.io.grpc.ManagedChannel;
+import org.apache.ratis.thirdparty.io.grpc.Server;
+import org.apache.ratis.thirdparty.io.grpc.ServerInterceptors;
+import org.apache.ratis.thirdparty.io.grpc.Status;
+import org.apache.ratis.thirdparty.io.grpc.StatusRuntimeException;
+import org.apache.ratis.thirdparty.io.grpc.netty.NettyChannelBuilder;
+import org.apache.ratis.thirdparty.io.grpc.netty.NettyServerBuilder;
+import org.apache.ratis.thirdparty.io.grpc.stub.StreamObserver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -87,7 +87,7 @@ class CallLimitTest {
     PeerGrpc.PeerFutureStub async = PeerGrpc.newFutureStub(channel);
     PeerGrpc.PeerBlockingStub blocking = PeerGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS);
 
-    List<com.google.common.util.concurrent.ListenableFuture<OwnerWriteResult>> held = new ArrayList<>();
+    List<org.apache.ratis.thirdparty.com.google.common.util.concurrent.ListenableFuture<OwnerWriteResult>> held = new ArrayList<>();
     held.add(async.write(OwnerWrite.getDefaultInstance()));
     held.add(async.write(OwnerWrite.getDefaultInstance()));
     await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->

@@ -3,15 +3,10 @@ package dev.nacre.node.testkit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.protobuf.Any;
-import com.google.protobuf.ByteString;
 import dev.nacre.proto.nacos.BiRequestStreamGrpc;
 import dev.nacre.proto.nacos.Metadata;
 import dev.nacre.proto.nacos.Payload;
 import dev.nacre.proto.nacos.RequestGrpc;
-import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +14,11 @@ import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.apache.ratis.thirdparty.com.google.protobuf.Any;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.thirdparty.io.grpc.ManagedChannel;
+import org.apache.ratis.thirdparty.io.grpc.netty.NettyChannelBuilder;
+import org.apache.ratis.thirdparty.io.grpc.stub.StreamObserver;
 
 /**
  * A hand-built Nacos 2.x client on the generated stubs: sends raw payloads (any type, any body)

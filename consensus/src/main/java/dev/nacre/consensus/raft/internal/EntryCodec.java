@@ -1,8 +1,5 @@
 package dev.nacre.consensus.raft.internal;
 
-import com.google.protobuf.ByteString;
-import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.protobuf.UnsafeByteOperations;
 import dev.nacre.consensus.raft.Outcome;
 import dev.nacre.proto.consensus.OperationBatch;
 import dev.nacre.proto.consensus.OperationBatchResult;
@@ -10,6 +7,9 @@ import dev.nacre.proto.consensus.RequestId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.thirdparty.com.google.protobuf.InvalidProtocolBufferException;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 
 /**
  * The bytes of a Raft entry, of a batch forwarded to the leader, and of their replies. An entry is
