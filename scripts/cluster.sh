@@ -66,15 +66,36 @@ await_ready() {
   done
 }
 
+# Each node's status line, in $report; true once every running member names the same leader (a
+# follower learns it from the leader's first message, a moment after the election).
+status_report() {
+  local i line leader="" agreed=true
+  report=""
+  for ((i = 1; i <= NODES; i++)); do
+    if removed "$i"; then report+="node $i: 127.0.0.1:$(port_of "$i") removed from the cluster"$'\n'; continue; fi
+    if http_get "$(port_of "$i")" /nacre/v1/status; then line=${http_body%$'\n'}; else line="127.0.0.1:$(port_of "$i") DOWN (not answering)"; fi
+    if [[ $line =~ leader=([^ ]+) ]] && [ "${BASH_REMATCH[1]}" != none ] && [ "${leader:-${BASH_REMATCH[1]}}" = "${BASH_REMATCH[1]}" ]; then
+      leader=${BASH_REMATCH[1]}
+    else
+      agreed=false
+    fi
+    report+="node $i: $line"$'\n'
+  done
+  $agreed
+}
+
+# Prints the status once every member agrees on a leader, or after 30 s with a warning.
 await_leader() {
-  local deadline=$((SECONDS + 30)) i
-  while [ $SECONDS -lt $deadline ]; do
-    for ((i = 1; i <= NODES; i++)); do
-      if http_get $((BASE_PORT + 10 * (i - 1))) /nacre/v1/status && [[ $http_body == *" LEADER "* ]]; then return 0; fi
-    done
+  local deadline=$((SECONDS + 30))
+  until status_report; do
+    if [ $SECONDS -ge $deadline ]; then
+      printf '%s' "$report"
+      echo "no Raft leader that every member knows after 30 s: CP writes may fail until there is one" >&2
+      return 0
+    fi
     nap 0.05
   done
-  echo "no Raft leader after 30 s: CP writes will fail until one is elected" >&2
+  printf '%s' "$report"
 }
 
 # The members as a running node knows them (its Raft configuration), comma-separated.
@@ -124,15 +145,11 @@ case $cmd in
     for i in $(seq 1 "$NODES"); do removed "$i" || start_node "$i"; done
     for i in $(seq 1 "$NODES"); do removed "$i" || await_ready "$i"; done
     await_leader
-    "$0" status --dir "$dir"
     ;;
   status)
     load_env
-    for i in $(seq 1 "$NODES"); do
-      if removed "$i"; then echo "node $i: 127.0.0.1:$(port_of "$i") removed from the cluster"; continue; fi
-      if http_get "$(port_of "$i")" /nacre/v1/status; then line=${http_body%$'\n'}; else line="127.0.0.1:$(port_of "$i") DOWN (not answering)"; fi
-      echo "node $i: $line"
-    done
+    status_report || true
+    printf '%s' "$report"
     ;;
   stop)
     load_env
