@@ -61,7 +61,7 @@ nacre_cds_opts_for_node() {
   fi
 }
 
-# JIT of a node: C1 only. On 2 cores, C2 compiled the node's (large: two gRPC stacks, Ratis, protobuf)
+# JIT of a node: C1 only. On 2 cores, C2 compiled the node's (large: gRPC, Netty, Ratis, protobuf)
 # code for minutes and took about half of a node's CPU under load; with C1 alone the same quick
 # run took 1.7x the ephemeral and query rates (docs/PERFORMANCE.md). CompileThresholdScaling=0.1
 # compiles a method after a tenth of the usual calls: C1 is cheap, and a fresh or restarted node
@@ -69,8 +69,8 @@ nacre_cds_opts_for_node() {
 # first rounds' rates). Set NACRE_JIT_OPTS= (empty) to get the JVM's default tiered compilation back.
 nacre_jit_opts=${NACRE_JIT_OPTS--XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.1}
 
-# Native libraries (RocksDB, the Netty copies of gRPC and Ratis) from the build's native/ folder
-# (node/pom.xml): without it each start unpacks about 21 MB of them into the temp folder.
+# Native libraries (RocksDB, Ratis' Netty) from the build's native/ folder (node/pom.xml): without
+# it each start unpacks them (about 18 MB) into the temp folder.
 nacre_native_opts="-Djava.library.path=$nacre_root/node/target/native"
 
 # The checks below run every 50 ms while nodes start on the same cores, so they use bash alone:
