@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.ratis.thirdparty.io.grpc.CallOptions;
 import org.apache.ratis.thirdparty.io.grpc.ManagedChannel;
 import org.apache.ratis.thirdparty.io.grpc.MethodDescriptor;
 import org.apache.ratis.thirdparty.io.grpc.Server;
@@ -83,7 +84,7 @@ class ClientGateInterceptorTest {
   }
 
   private byte[] call() {
-    return ClientCalls.blockingUnaryCall(channel.newCall(ECHO, org.apache.ratis.thirdparty.io.grpc.CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS)),
+    return ClientCalls.blockingUnaryCall(channel.newCall(ECHO, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS)),
         new byte[] {42});
   }
 

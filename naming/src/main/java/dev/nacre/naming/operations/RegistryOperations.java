@@ -33,6 +33,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -250,7 +251,7 @@ public final class RegistryOperations implements NamingOperations {
 
   private static AuthRecord authRecord(String kind, String name, byte[] value) {
     return AuthRecord.newBuilder().setKind(kind).setName(name)
-        .setValue(org.apache.ratis.thirdparty.com.google.protobuf.ByteString.copyFrom(value)).build();
+        .setValue(ByteString.copyFrom(value)).build();
   }
 
   @Override

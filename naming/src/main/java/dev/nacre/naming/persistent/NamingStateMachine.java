@@ -29,6 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.ratis.thirdparty.com.google.protobuf.InvalidProtocolBufferException;
+import org.apache.ratis.thirdparty.com.google.protobuf.Parser;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -221,7 +222,7 @@ public final class NamingStateMachine implements ReplicatedStateMachine, AutoClo
         counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]);
   }
 
-  private static <T> T parse(org.apache.ratis.thirdparty.com.google.protobuf.Parser<T> parser, byte[] bytes) {
+  private static <T> T parse(Parser<T> parser, byte[] bytes) {
     try {
       return parser.parseFrom(bytes);
     } catch (InvalidProtocolBufferException e) {

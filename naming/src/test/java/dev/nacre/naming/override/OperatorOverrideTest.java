@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.ratis.thirdparty.com.google.protobuf.InvalidProtocolBufferException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -221,7 +222,7 @@ class OperatorOverrideTest {
   private NamingOperation op(int i) {
     try {
       return NamingOperation.parseFrom(f.log.entries().get(i));
-    } catch (org.apache.ratis.thirdparty.com.google.protobuf.InvalidProtocolBufferException e) {
+    } catch (InvalidProtocolBufferException e) {
       throw new AssertionError(e);
     }
   }

@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.ratis.thirdparty.com.google.common.util.concurrent.ListenableFuture;
 import org.apache.ratis.thirdparty.io.grpc.ManagedChannel;
 import org.apache.ratis.thirdparty.io.grpc.Server;
 import org.apache.ratis.thirdparty.io.grpc.ServerInterceptors;
@@ -87,7 +88,7 @@ class CallLimitTest {
     PeerGrpc.PeerFutureStub async = PeerGrpc.newFutureStub(channel);
     PeerGrpc.PeerBlockingStub blocking = PeerGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS);
 
-    List<org.apache.ratis.thirdparty.com.google.common.util.concurrent.ListenableFuture<OwnerWriteResult>> held = new ArrayList<>();
+    List<ListenableFuture<OwnerWriteResult>> held = new ArrayList<>();
     held.add(async.write(OwnerWrite.getDefaultInstance()));
     held.add(async.write(OwnerWrite.getDefaultInstance()));
     await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
