@@ -3,6 +3,8 @@ package dev.nacre.consensus.raft.internal;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.grpc.GrpcFactory;
 import org.apache.ratis.grpc.server.GrpcLogAppender;
+import org.apache.ratis.grpc.server.GrpcServices;
+import org.apache.ratis.grpc.server.GrpcServicesImpl;
 import org.apache.ratis.proto.RaftProtos.AppendEntriesRequestProto;
 import org.apache.ratis.rpc.RpcFactory;
 import org.apache.ratis.rpc.RpcType;
@@ -25,6 +27,8 @@ import org.apache.ratis.server.raftlog.RaftLogIOException;
  * Here the appender sends an empty append request, which carries the commit index, whenever the
  * follower's known commit index is behind and nothing else is in flight to it. Ratis selects the
  * transport by class name ({@link RpcType#valueOf}), hence the public no-argument constructor.
+ *
+ * <p>A vote request first ends its channel's reconnect backoff ({@link ReconnectingVoteServices}).
  *
  * <p>It also caps the commit index of a request that names no previous entry (the follower's next
  * index is 0) at the last index the request carries. Ratis counts such a request as vouching for
@@ -53,6 +57,11 @@ public final class CommitAnnouncingRpc implements RpcType {
     public LogAppender newLogAppender(RaftServer.Division server, LeaderState state, FollowerInfo follower) {
       return new Appender(server, state, follower);
     }
+
+    @Override
+    public GrpcServices newRaftServerRpc(RaftServer server) {
+      return new ReconnectingVoteServices((GrpcServicesImpl) super.newRaftServerRpc(server));
+    }
   }
 
   private static final class Appender extends GrpcLogAppender {
@@ -61,6 +70,11 @@ public final class CommitAnnouncingRpc implements RpcType {
 
     Appender(RaftServer.Division server, LeaderState state, FollowerInfo follower) {
       super(server, state, follower);
+    }
+
+    @Override
+    public GrpcServicesImpl getServerRpc() {
+      return ((ReconnectingVoteServices) getServer().getRaftServer().getServerRpc()).services();
     }
 
     @Override
