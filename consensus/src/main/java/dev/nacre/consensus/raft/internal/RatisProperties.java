@@ -74,7 +74,9 @@ public final class RatisProperties {
       // saves a thread wake-up per message: 12-16% of the CPU of a replicated write (3 in-process
       // members, one writer; docs/PERFORMANCE.md). What they may wait on, a vote's metadata flush
       // or a full log queue, is the member's own disk, which every later message waits on anyway.
-      GrpcConfigKeys.Server.setServicesCustomizer(p, (builder, types) -> builder.directExecutor());
+      // Except votes, which may wait for the member's own election round: see VoteCallsOffTransport.
+      GrpcConfigKeys.Server.setServicesCustomizer(p,
+          (builder, types) -> builder.directExecutor().callExecutor(new VoteCallsOffTransport()));
     }
     if (tls != null) {
       // Sets the default that Ratis' server, client and admin TLS settings all fall back to.
