@@ -1,5 +1,6 @@
 package dev.nacre.node.client;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
@@ -12,6 +13,7 @@ import java.util.Map;
  * none); Nacos' defaults fill the gaps. Derived fields the client adds (heartbeat timings,
  * {@code instanceId}, {@code serviceName}) are ignored: the request names the service.
  */
+@JsonIgnoreProperties(ignoreUnknown = true) // the derived fields, skipped unread (NamingRequests)
 record WireInstance(
     String ip,
     Integer port,
