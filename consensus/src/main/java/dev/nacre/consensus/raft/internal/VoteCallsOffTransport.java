@@ -4,8 +4,8 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.ratis.proto.grpc.RaftServerProtocolServiceGrpc;
+import org.apache.ratis.thirdparty.com.google.common.util.concurrent.ThreadFactoryBuilder;
 import org.apache.ratis.thirdparty.io.grpc.Metadata;
 import org.apache.ratis.thirdparty.io.grpc.ServerCall;
 import org.apache.ratis.thirdparty.io.grpc.ServerCallExecutorSupplier;
@@ -27,22 +27,12 @@ final class VoteCallsOffTransport implements ServerCallExecutorSupplier {
       RaftServerProtocolServiceGrpc.getRequestVoteMethod().getFullMethodName(),
       RaftServerProtocolServiceGrpc.getStartLeaderElectionMethod().getFullMethodName());
   /** Shared by the members of a JVM (tests run several); idle threads end after a minute. */
-  private static final ExecutorService VOTE_HANDLERS = Executors.newCachedThreadPool(new ThreadFactory());
+  private static final ExecutorService VOTE_HANDLERS = Executors.newCachedThreadPool(
+      new ThreadFactoryBuilder().setNameFormat("raft-vote-handler-%d").setDaemon(true).build());
 
   @Override
   public <ReqT, RespT> Executor getExecutor(ServerCall<ReqT, RespT> call, Metadata metadata) {
     // null: the server's own executor, the transport thread.
     return VOTE_METHODS.contains(call.getMethodDescriptor().getFullMethodName()) ? VOTE_HANDLERS : null;
-  }
-
-  private static final class ThreadFactory implements java.util.concurrent.ThreadFactory {
-    private final AtomicInteger count = new AtomicInteger();
-
-    @Override
-    public Thread newThread(Runnable r) {
-      Thread t = new Thread(r, "raft-vote-handler-" + count.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    }
   }
 }
