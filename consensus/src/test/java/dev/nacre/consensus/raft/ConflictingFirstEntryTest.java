@@ -3,7 +3,6 @@ package dev.nacre.consensus.raft;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -50,18 +49,18 @@ class ConflictingFirstEntryTest {
 
   @AfterEach
   void removeHooks() throws ReflectiveOperationException {
-    for (String name : List.of(hook("APPEND_ENTRIES"), hook("REQUEST_VOTE"))) {
-      CodeInjectionForTesting.remove(name);
+    for (String field : List.of("APPEND_ENTRIES", "REQUEST_VOTE")) {
+      CodeInjectionForTesting.remove(TestCluster.ratisHook(field));
     }
   }
 
   @Test
   void aFirstLeaderCutOffBeforeItsFirstEntryReplicatedTakesTheNextLeadersLog() throws Exception {
-    CodeInjectionForTesting.put(hook("REQUEST_VOTE"), (local, remote, args) -> {
+    CodeInjectionForTesting.put(TestCluster.ratisHook("REQUEST_VOTE"), (local, remote, args) -> {
       passesIfOurs(local, remote);
       return false;
     });
-    CodeInjectionForTesting.put(hook("APPEND_ENTRIES"), (local, remote, args) -> {
+    CodeInjectionForTesting.put(TestCluster.ratisHook("APPEND_ENTRIES"), (local, remote, args) -> {
       if (!passesIfOurs(local, remote)) {
         return false;
       }
@@ -89,12 +88,8 @@ class ConflictingFirstEntryTest {
     });
 
     try (TestCluster cluster = new TestCluster(dir, 3, b -> b.handlersOnTransportThreads(false))) {
-      for (int i = 0; i < cluster.size(); i++) {
-        members.add(cluster.id(i));
-      }
-      for (int i = 0; i < cluster.size(); i++) {
-        cluster.start(i);
-      }
+      members.addAll(cluster.ids());
+      cluster.startAll();
       // No append is delivered: the first leader's index 0 stays its own. Then it is cut off.
       int old = awaitLeaderOtherThan(cluster, -1);
       isolated.add(cluster.id(old));
@@ -157,12 +152,5 @@ class ConflictingFirstEntryTest {
       return false;
     });
     return found[0];
-  }
-
-  /** Ratis' hook names are package-private constants of its server; read them rather than copy them. */
-  private static String hook(String field) throws ReflectiveOperationException {
-    Field f = Class.forName("org.apache.ratis.server.impl.RaftServerImpl").getDeclaredField(field);
-    f.setAccessible(true);
-    return (String) f.get(null);
   }
 }

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -58,10 +59,24 @@ final class TestCluster implements AutoCloseable {
 
   static TestCluster started(Path root, int size, UnaryOperator<RaftConfig.Builder> tuning) {
     TestCluster cluster = new TestCluster(root, size, tuning);
-    for (int i = 0; i < size; i++) {
-      cluster.start(i);
-    }
+    cluster.startAll();
     return cluster;
+  }
+
+  void startAll() {
+    for (int i = 0; i < size(); i++) {
+      start(i);
+    }
+  }
+
+  /**
+   * The name of one of Ratis' JVM-wide test hooks ({@code CodeInjectionForTesting}): a
+   * package-private constant of its server such as {@code REQUEST_VOTE}, read rather than copied.
+   */
+  static String ratisHook(String field) throws ReflectiveOperationException {
+    Field f = Class.forName("org.apache.ratis.server.impl.RaftServerImpl").getDeclaredField(field);
+    f.setAccessible(true);
+    return (String) f.get(null);
   }
 
   void start(int i) {
@@ -107,6 +122,11 @@ final class TestCluster implements AutoCloseable {
   /** Member i's Raft peer id. */
   String id(int i) {
     return ids.get(i);
+  }
+
+  /** Every member's Raft peer id, by index. */
+  List<String> ids() {
+    return List.copyOf(ids);
   }
 
   RatisReplicatedLog log(int i) {

@@ -2,7 +2,6 @@ package dev.nacre.consensus.raft;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
@@ -30,34 +29,23 @@ class VoteHandlerThreadTest {
 
   @AfterEach
   void removeHook() throws ReflectiveOperationException {
-    CodeInjectionForTesting.remove(requestVoteHook());
+    CodeInjectionForTesting.remove(TestCluster.ratisHook("REQUEST_VOTE"));
   }
 
   @Test
   void voteRequestsAreHandledOffTheTransportThreads() throws Exception {
-    CodeInjectionForTesting.put(requestVoteHook(), (local, remote, args) -> {
+    CodeInjectionForTesting.put(TestCluster.ratisHook("REQUEST_VOTE"), (local, remote, args) -> {
       if (members.contains(String.valueOf(local))) {
         voteThreads.add(Thread.currentThread().getName());
       }
       return false;
     });
     try (TestCluster cluster = new TestCluster(dir, 3, b -> b.handlersOnTransportThreads(true))) {
-      for (int i = 0; i < cluster.size(); i++) {
-        members.add(cluster.id(i));
-      }
-      for (int i = 0; i < cluster.size(); i++) {
-        cluster.start(i);
-      }
+      members.addAll(cluster.ids());
+      cluster.startAll();
       cluster.awaitLeader(Duration.ofSeconds(20));
     }
     assertThat(voteThreads).as("threads that handled this cluster's vote requests").isNotEmpty()
         .allSatisfy(name -> assertThat(name).startsWith("raft-vote-handler-"));
-  }
-
-  /** Ratis' hook name is a package-private constant of its server; read it rather than copy it. */
-  private static String requestVoteHook() throws ReflectiveOperationException {
-    Field f = Class.forName("org.apache.ratis.server.impl.RaftServerImpl").getDeclaredField("REQUEST_VOTE");
-    f.setAccessible(true);
-    return (String) f.get(null);
   }
 }
