@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * With Ratis' handlers on the transport threads (as real nodes run), vote requests are still
  * handled on threads of their own: a candidate that grants a vote waits in the handler for its own
  * election round, and on a transport thread that wait held the channels carrying the round's
- * answers, so the round always ran its full timeout (VoteCallsOffTransport).
+ * answers, so the round could run its full timeout (VoteCallsOffTransport).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class VoteHandlerThreadTest {
