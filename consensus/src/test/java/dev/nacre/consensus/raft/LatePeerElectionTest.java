@@ -1,10 +1,17 @@
 package dev.nacre.consensus.raft;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.ratis.grpc.server.GrpcServicesImpl;
+import org.apache.ratis.proto.RaftProtos.RequestVoteRequestProto;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.util.CodeInjectionForTesting;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,16 +22,33 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LatePeerElectionTest {
-  /** How long member 0 campaigns alone: gRPC's backoff grows 1.6x per failed connect from 1 s. */
-  private static final Duration ALONE = Duration.ofSeconds(11);
+  /**
+   * Vote requests member 0 sends member 1 while alone: one per election round, 0.4-0.8 s apart, so
+   * about 11 s, by which gRPC's backoff (from 1 s, 1.6x per failed connect) has grown to seconds.
+   */
+  private static final int VOTES_ALONE = 18;
+
+  private final AtomicInteger votesToPeer = new AtomicInteger();
+
+  @AfterEach
+  void removeHook() {
+    CodeInjectionForTesting.remove(GrpcServicesImpl.GRPC_SEND_SERVER_REQUEST);
+  }
 
   @Test
-  void aCandidateReachesAPeerAtItsNextElectionAfterThePeerListens(@TempDir Path dir) throws InterruptedException {
+  void aCandidateReachesAPeerAtItsNextElectionAfterThePeerListens(@TempDir Path dir) {
     try (TestCluster cluster = new TestCluster(dir, 3, b -> b)) {
+      String candidate = cluster.id(0);
+      RaftPeerId peer = RaftPeerId.valueOf(cluster.id(1));
+      CodeInjectionForTesting.put(GrpcServicesImpl.GRPC_SEND_SERVER_REQUEST, (local, remote, args) -> {
+        if (candidate.equals(String.valueOf(local)) && args[args.length - 1] instanceof RequestVoteRequestProto r
+            && r.getServerRequest().getReplyId().equals(peer.toByteString())) {
+          votesToPeer.incrementAndGet();
+        }
+        return false;
+      });
       cluster.start(0);
-      // Not a synchronisation: the scenario is member 0 alone for this long. By then its channel
-      // to member 1 has failed to connect about five times and waits seconds before the next try.
-      Thread.sleep(ALONE.toMillis());
+      await().atMost(Duration.ofSeconds(40)).until(() -> votesToPeer.get() >= VOTES_ALONE);
       assertThat(cluster.log(0).status().role()).as("member 0 alone").isNotEqualTo("LEADER");
 
       // Member 1 never campaigns itself, so only member 0's elections can make a leader.
