@@ -132,6 +132,11 @@ final class PushCore {
     return subs == null ? List.of() : List.copyOf(new TreeSet<>(subs.keySet()));
   }
 
+  /** Whether any client subscribes to {@code service}. */
+  boolean watched(ServiceKey service) {
+    return byService.containsKey(service);
+  }
+
   /** Total subscriptions, for metrics and tests. */
   int size() {
     return byService.values().stream().mapToInt(Map::size).sum();
@@ -142,7 +147,7 @@ final class PushCore {
    * latency); later ones wait until one window after that push and go together.
    */
   void serviceChanged(ServiceKey service, long now) {
-    if (byService.containsKey(service) && !pendingChanges.containsKey(service)) {
+    if (watched(service) && !pendingChanges.containsKey(service)) {
       long last = lastPushed.getOrDefault(service, Long.MIN_VALUE / 2);
       pendingChanges.put(service, Math.max(now, last + config.mergeDelay().toMillis()));
     }

@@ -61,10 +61,18 @@ public final class PushService implements Subscriptions, ServiceChangeListener, 
 
   @Override
   public void onServiceChanged(ServiceKey service) {
-    if (!closed) {
-      changed.add(service);
-      wake();
+    if (closed) {
+      return;
     }
+    synchronized (core) {
+      // Most changes are to services that no client of this node watches: no wake-up for those.
+      // A subscription made after this check is first pushed the view as it is then.
+      if (!core.watched(service)) {
+        return;
+      }
+    }
+    changed.add(service);
+    wake();
   }
 
   @Override
@@ -202,6 +210,11 @@ public final class PushService implements Subscriptions, ServiceChangeListener, 
     } catch (RejectedExecutionException e) {
       // Closed meanwhile.
     }
+  }
+
+  /** Tasks ever given to the push thread, queued and running ones included; for tests. */
+  long tasksScheduled() {
+    return thread.getTaskCount();
   }
 
   /** Stops pushing; pushes in flight are abandoned. */

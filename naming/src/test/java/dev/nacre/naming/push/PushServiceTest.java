@@ -76,6 +76,26 @@ class PushServiceTest {
   }
 
   @Test
+  void changesOfServicesThatNobodyWatchesGiveThePushThreadNoWork() {
+    ServiceKey unwatched = service("unwatched");
+    for (int port = 1; port <= 20; port++) {
+      registry.put(instance(unwatched, "DEFAULT", port));
+      long before = push.tasksScheduled();
+      push.onServiceChanged(unwatched);
+      assertThat(push.tasksScheduled()).as("tasks after change %d", port).isEqualTo(before);
+    }
+    RecordingTarget late = RecordingTarget.acking("late");
+    push.subscribe(unwatched, Set.of(), late);
+    await().atMost(Duration.ofSeconds(5)).until(() -> late.received.size() == 1);
+    assertThat(late.received.get(0).hosts()).as("a later subscriber sees every change").hasSize(20);
+    long before = push.tasksScheduled();
+    registry.put(instance(unwatched, "DEFAULT", 21));
+    push.onServiceChanged(unwatched);
+    assertThat(push.tasksScheduled()).as("a watched service's change wakes the thread").isGreaterThan(before);
+    await().atMost(Duration.ofSeconds(5)).until(() -> late.received.get(late.received.size() - 1).hosts().size() == 21);
+  }
+
+  @Test
   void changesAfterCloseAreIgnored() {
     push.close();
     push.onServiceChanged(svc);

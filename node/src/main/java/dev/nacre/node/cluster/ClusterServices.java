@@ -141,7 +141,9 @@ public final class ClusterServices implements AutoCloseable {
       ScheduledExecutorService scheduler, Readiness readiness, IntSupplier clients) {
     this.readiness = readiness;
     InetSocketAddress peerAddress = new InetSocketAddress(config.bind(), config.self().peerPort());
-    PeerServer started = PeerServer.start(config.address(), peerAddress, new PeerService(() -> pingStatus(raft.status(), clients.getAsInt()), replicator(), localWrites), auth,
+    Supplier<PingResponse> status = () -> pingStatus(raft.status(), clients.getAsInt());
+    PeerServer started = PeerServer.start(config.address(), peerAddress,
+        handlers -> new PeerService(status, replicator(), localWrites, handlers), auth,
         linkFilter.map(f -> new LinkFilterInterceptor(config.address(), f, PeerAuth::sender)), config.cluster().peerMaxCalls(),
         peerCalls);
     synchronized (this) {

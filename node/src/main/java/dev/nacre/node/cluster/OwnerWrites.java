@@ -74,7 +74,9 @@ public final class OwnerWrites implements EphemeralWrites {
       return Optional.empty();
     }
     try {
-      return Optional.of(channels.stub(owner).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
+      // The answer completes the future on the transport thread that read it: the caller waits
+      // in get, so a pooled callback would only add a hand-off.
+      return Optional.of(channels.stub(owner).withExecutor(Runnable::run).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
           .write(write.get()).get(timeout.toMillis() + 500, TimeUnit.MILLISECONDS));
     } catch (ExecutionException | TimeoutException e) {
       log.info("[{}] ephemeral write for {} applied here: {}, responsible for it, did not answer ({})", self,

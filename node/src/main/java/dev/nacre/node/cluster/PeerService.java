@@ -13,6 +13,8 @@ import dev.nacre.proto.peer.PingResponse;
 import dev.nacre.proto.peer.SnapshotRequest;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 import org.apache.ratis.thirdparty.io.grpc.Status;
 import org.apache.ratis.thirdparty.io.grpc.stub.ServerCallStreamObserver;
@@ -28,11 +30,15 @@ final class PeerService extends PeerGrpc.PeerImplBase {
   private final Supplier<PingResponse> status;
   private final DistroReplicator replicator;
   private final EphemeralWrites localWrites;
+  private final Executor handlers;
 
-  PeerService(Supplier<PingResponse> status, DistroReplicator replicator, EphemeralWrites localWrites) {
+  /** @param handlers the peer port's pool, for owner writes that wait for a Raft commit */
+  PeerService(Supplier<PingResponse> status, DistroReplicator replicator, EphemeralWrites localWrites,
+      Executor handlers) {
     this.status = status;
     this.replicator = replicator;
     this.localWrites = localWrites;
+    this.handlers = handlers;
   }
 
   @Override
@@ -79,8 +85,26 @@ final class PeerService extends PeerGrpc.PeerImplBase {
    * Runs on the peer port's executor, which may block: a patch of an ephemeral instance commits an
    * operator override through Raft.
    */
+  /**
+   * May run on a transport thread ({@link PeerServer}). Registrations and beats only touch memory;
+   * a deregistration may end an operator's override and a patch records one, both Raft commits, so
+   * those two go to the pool.
+   */
   @Override
   public void write(OwnerWrite request, StreamObserver<OwnerWriteResult> out) {
+    OwnerWrite.WriteCase kind = request.getWriteCase();
+    if (kind != OwnerWrite.WriteCase.DEREGISTER && kind != OwnerWrite.WriteCase.PATCH) {
+      apply(request, out);
+      return;
+    }
+    try {
+      handlers.execute(() -> apply(request, out));
+    } catch (RejectedExecutionException e) {
+      out.onError(Status.UNAVAILABLE.withDescription("member is shutting down").asRuntimeException());
+    }
+  }
+
+  private void apply(OwnerWrite request, StreamObserver<OwnerWriteResult> out) {
     OwnerWriteResult result;
     try {
       result = OwnerWriteCodec.apply(request, localWrites);

@@ -8,7 +8,6 @@ import dev.nacre.consensus.distro.SnapshotRequest;
 import dev.nacre.proto.peer.PeerGrpc;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -131,10 +130,10 @@ class SnapshotPartsTest {
 
   /** Starts a peer port serving {@code service}; returns the member address whose peer port it is. */
   private String startPeer(PeerGrpc.PeerImplBase service) throws IOException {
-    int peerPort = freePortAbove(1001);
+    int peerPort = LoopbackPorts.freeAbove(1001);
     String member = "127.0.0.1:" + (peerPort - 1001);
     PeerAuth auth = new PeerAuth(SECRET, Set.of(SELF, member), member);
-    open.add(PeerServer.start("test", new InetSocketAddress("127.0.0.1", peerPort), service, auth, Optional.empty(), 8, PeerCallObserver.NONE));
+    open.add(PeerServer.start("test", new InetSocketAddress("127.0.0.1", peerPort), pool -> service, auth, Optional.empty(), 8, PeerCallObserver.NONE));
     return member;
   }
 
@@ -144,16 +143,6 @@ class SnapshotPartsTest {
     return new GrpcDistroTransport(channels, Duration.ofSeconds(3), Duration.ofSeconds(60));
   }
 
-  private static int freePortAbove(int min) throws IOException {
-    for (int attempt = 0; attempt < 20; attempt++) {
-      try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-        if (s.getLocalPort() > min) {
-          return s.getLocalPort();
-        }
-      }
-    }
-    throw new IOException("no free port above " + min);
-  }
 
   /** Counts the parts a server call sends; everything else goes through as is. */
   private static final class CountingObserver extends ServerCallStreamObserver<dev.nacre.proto.peer.DistroSnapshot> {
