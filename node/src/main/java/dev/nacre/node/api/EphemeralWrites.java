@@ -6,6 +6,7 @@ import dev.nacre.naming.model.BeatResult;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstancePatch;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The ephemeral writes and beats of the Open API (v1 and v2): applied by the member responsible
@@ -21,6 +22,29 @@ public interface EphemeralWrites {
   void patch(InstanceKey key, InstancePatch patch);
 
   BeatResult beat(Beat beat);
+
+  /**
+   * {@link #register} for a caller that must not wait (an event loop): completes when the write is
+   * applied, with its refusal if refused. Applied at once here; a forwarding implementation
+   * completes it from the responsible member's answer.
+   */
+  default CompletableFuture<Void> registerAsync(Instance instance) {
+    try {
+      register(instance);
+      return CompletableFuture.completedFuture(null);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** {@link #beat} for a caller that must not wait; see {@link #registerAsync}. */
+  default CompletableFuture<BeatResult> beatAsync(Beat beat) {
+    try {
+      return CompletableFuture.completedFuture(beat(beat));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
 
   /** Applied by this member: a standalone node, or the responsible member itself. */
   static EphemeralWrites local(NamingOperations naming) {

@@ -33,13 +33,13 @@ public final class InstanceApi {
 
   public void register(Router router) {
     router
-        .add("POST", BASE, r -> ok(writes::register, r))
+        .addAsync("POST", BASE, r -> writes.registerAsync(r).thenApply(done -> ApiResponse.ok()))
         .add("DELETE", BASE, r -> ok(writes::deregister, r))
         .add("PUT", BASE, r -> ok(writes::update, r))
         .add("PATCH", BASE, r -> ok(writes::patch, r))
         .add("GET", BASE, this::detail)
         .add("GET", BASE + "/list", this::list)
-        .add("PUT", BASE + "/beat", writes::beat);
+        .addAsync("PUT", BASE + "/beat", writes::beatAsync);
   }
 
   private static ApiResponse ok(java.util.function.Consumer<ApiRequest> write, ApiRequest r) {

@@ -13,6 +13,7 @@ import dev.nacre.node.http.HttpError;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The instance writes the v1 and v2 Open APIs share: the same parameters, the same calls into the
@@ -50,6 +51,16 @@ public final class InstanceWrites {
     }
   }
 
+  /**
+   * {@link #register} answered through a future, so that an ephemeral registration does not hold a
+   * thread while its responsible member answers. Nothing here waits: a persistent instance's
+   * future is its Raft write's.
+   */
+  public CompletableFuture<Void> registerAsync(ApiRequest r) {
+    Instance instance = reader.instance(r);
+    return instance.ephemeral() ? ephemeral.registerAsync(instance) : naming.registerInstanceAsync(instance);
+  }
+
   public void deregister(ApiRequest r) {
     if (reader.ephemeral(r)) {
       ephemeral.deregister(reader.instanceKey(r));
@@ -85,7 +96,15 @@ public final class InstanceWrites {
 
   /** Nacos' beat answer, the same in v1 and v2 (v2 does not wrap it). */
   public ApiResponse beat(ApiRequest r) {
-    BeatResult result = ephemeral.beat(beatOf(r));
+    return beatAnswer(ephemeral.beat(beatOf(r)));
+  }
+
+  /** {@link #beat} answered through a future; see {@link #registerAsync}. */
+  public CompletableFuture<ApiResponse> beatAsync(ApiRequest r) {
+    return ephemeral.beatAsync(beatOf(r)).thenApply(this::beatAnswer);
+  }
+
+  private ApiResponse beatAnswer(BeatResult result) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("clientBeatInterval", result.clientBeatIntervalMillis());
     body.put("code", result.found() ? BEAT_OK : BEAT_NOT_FOUND);

@@ -6,8 +6,8 @@ import dev.nacre.node.http.WaitKind;
 /**
  * What an HTTP request may wait for, which picks its workers (issue 11 §3): reads and ephemeral
  * writes go on while a majority is lost, and reads and CP writes go on while the member
- * responsible for some ephemeral writes does not answer. A wrong guess only picks another pool;
- * nothing else depends on it.
+ * responsible for some ephemeral writes does not answer. A request that waits only for a peer is
+ * started on the event loop when its route answers through a future ({@code Router.addAsync}).
  */
 public final class RequestWaits {
   private RequestWaits() {}
@@ -26,7 +26,9 @@ public final class RequestWaits {
       return WaitKind.PEER;
     }
     boolean instanceWrite = path.endsWith("/instance") && (r.method().equals("POST") || r.method().equals("DELETE"));
-    boolean persistent = r.param("ephemeral").filter("false"::equalsIgnoreCase).isPresent();
+    // Read as the handlers read it (anything but "true" is false, as in Nacos): a request that
+    // waits only for a peer may start on the event loop.
+    boolean persistent = !r.boolParam("ephemeral").orElse(true);
     return instanceWrite && !persistent ? WaitKind.PEER : WaitKind.COMMIT;
   }
 }

@@ -11,11 +11,15 @@ import dev.nacre.proto.peer.OwnerWrite;
 import dev.nacre.proto.peer.OwnerWriteResult;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.apache.ratis.thirdparty.com.google.common.util.concurrent.Futures;
+import org.apache.ratis.thirdparty.com.google.common.util.concurrent.ListenableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,43 +48,80 @@ public final class OwnerWrites implements EphemeralWrites {
 
   @Override
   public void register(Instance instance) {
-    ServiceKey service = instance.key().service();
-    atOwner(service, () -> OwnerWriteCodec.register(self, instance)).ifPresentOrElse(OwnerWriteCodec::outcome,
-        () -> local.register(instance));
+    await(instance.key().service(), () -> OwnerWriteCodec.register(self, instance))
+        .ifPresentOrElse(OwnerWriteCodec::outcome, () -> local.register(instance));
+  }
+
+  @Override
+  public CompletableFuture<Void> registerAsync(Instance instance) {
+    return atOwner(instance.key().service(), () -> OwnerWriteCodec.register(self, instance))
+        .thenApply(answer -> {
+          answer.ifPresentOrElse(OwnerWriteCodec::outcome, () -> local.register(instance));
+          return null;
+        });
   }
 
   @Override
   public void deregister(InstanceKey key) {
-    atOwner(key.service(), () -> OwnerWriteCodec.deregister(self, key)).ifPresentOrElse(OwnerWriteCodec::outcome,
-        () -> local.deregister(key));
+    await(key.service(), () -> OwnerWriteCodec.deregister(self, key))
+        .ifPresentOrElse(OwnerWriteCodec::outcome, () -> local.deregister(key));
   }
 
   @Override
   public void patch(InstanceKey key, InstancePatch patch) {
-    atOwner(key.service(), () -> OwnerWriteCodec.patch(self, key, patch)).ifPresentOrElse(OwnerWriteCodec::outcome,
-        () -> local.patch(key, patch));
+    await(key.service(), () -> OwnerWriteCodec.patch(self, key, patch))
+        .ifPresentOrElse(OwnerWriteCodec::outcome, () -> local.patch(key, patch));
   }
 
   @Override
   public BeatResult beat(Beat beat) {
-    return atOwner(beat.key().service(), () -> OwnerWriteCodec.beat(self, beat)).map(OwnerWriteCodec::outcome)
+    return await(beat.key().service(), () -> OwnerWriteCodec.beat(self, beat)).map(OwnerWriteCodec::outcome)
         .orElseGet(() -> local.beat(beat));
   }
 
-  /** The responsible member's answer; empty when that is this member or it did not answer. */
-  private Optional<OwnerWriteResult> atOwner(ServiceKey service, Supplier<OwnerWrite> write) {
+  @Override
+  public CompletableFuture<BeatResult> beatAsync(Beat beat) {
+    return atOwner(beat.key().service(), () -> OwnerWriteCodec.beat(self, beat))
+        .thenApply(answer -> answer.map(OwnerWriteCodec::outcome).orElseGet(() -> local.beat(beat)));
+  }
+
+  /**
+   * The responsible member's answer; empty when that is this member or it did not answer within
+   * the timeout (the call's deadline completes it). The answer completes the future on the
+   * transport thread that read it, where the writes above go on: registrations and beats only
+   * touch memory, and the other two are awaited by their caller.
+   */
+  private CompletableFuture<Optional<OwnerWriteResult>> atOwner(ServiceKey service, Supplier<OwnerWrite> write) {
     String owner = responsible.apply(service);
     if (owner.equals(self)) {
-      return Optional.empty();
+      return CompletableFuture.completedFuture(Optional.empty());
     }
+    CompletableFuture<Optional<OwnerWriteResult>> answer = new CompletableFuture<>();
+    ListenableFuture<OwnerWriteResult> call = channels.stub(owner).withExecutor(Runnable::run)
+        .withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS).write(write.get());
+    call.addListener(() -> {
+      try {
+        answer.complete(Optional.of(Futures.getDone(call)));
+      } catch (ExecutionException | CancellationException e) {
+        log.info("[{}] ephemeral write for {} applied here: {}, responsible for it, did not answer ({})", self,
+            service.groupedName(), owner, e.getCause() != null ? e.getCause().getMessage() : e.toString());
+        answer.complete(Optional.empty());
+      }
+    }, Runnable::run);
+    return answer;
+  }
+
+  /**
+   * {@link #atOwner} for a caller that may wait: the call's deadline bounds the wait, the extra
+   * half second is a backstop.
+   */
+  private Optional<OwnerWriteResult> await(ServiceKey service, Supplier<OwnerWrite> write) {
+    long waitMs = timeout.toMillis() + 500;
     try {
-      // The answer completes the future on the transport thread that read it: the caller waits
-      // in get, so a pooled callback would only add a hand-off.
-      return Optional.of(channels.stub(owner).withExecutor(Runnable::run).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
-          .write(write.get()).get(timeout.toMillis() + 500, TimeUnit.MILLISECONDS));
+      return atOwner(service, write).get(waitMs, TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {
-      log.info("[{}] ephemeral write for {} applied here: {}, responsible for it, did not answer ({})", self,
-          service.groupedName(), owner, e.getCause() != null ? e.getCause().getMessage() : e.toString());
+      log.info("[{}] ephemeral write for {} applied here: the member responsible for it did not answer in {} ms",
+          self, service.groupedName(), waitMs);
       return Optional.empty();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

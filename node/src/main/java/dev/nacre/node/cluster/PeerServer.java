@@ -62,12 +62,13 @@ public final class PeerServer implements AutoCloseable {
     NettyServerBuilder builder = NettyServerBuilder.forAddress(address)
         .sslContext(auth.serverTls())
         .addService(intercepted)
-        .executor(handlers)
         .maxInboundMessageSize(64 * 1024 * 1024);
     // The fault harness's link filter delays a call by holding the thread that delivers it, which
     // on a transport thread would hold every link that thread serves: with it, all calls pool.
     if (linkFilter.isEmpty()) {
-      builder.callExecutor(new WritesOnTransport());
+      builder.directExecutor().callExecutor(new WritesOnTransport(handlers));
+    } else {
+      builder.executor(handlers);
     }
     Server server = builder.build();
     try {
@@ -87,11 +88,20 @@ public final class PeerServer implements AutoCloseable {
    */
   private static final class WritesOnTransport implements ServerCallExecutorSupplier {
     private static final String WRITE = PeerGrpc.getWriteMethod().getFullMethodName();
-    private static final Executor HERE = Runnable::run;
+    private final Executor pool;
 
+    WritesOnTransport(Executor pool) {
+      this.pool = pool;
+    }
+
+    /**
+     * Asked on the transport thread as a call starts. The server's own executor must be the direct
+     * one: gRPC runs this choice, and the call's start, on that executor, so a pooled default would
+     * hand every write to the pool anyway.
+     */
     @Override
     public <Q, R> Executor getExecutor(ServerCall<Q, R> call, Metadata headers) {
-      return WRITE.equals(call.getMethodDescriptor().getFullMethodName()) ? HERE : null; // null: the pool
+      return WRITE.equals(call.getMethodDescriptor().getFullMethodName()) ? null : pool; // null: right here
     }
   }
 

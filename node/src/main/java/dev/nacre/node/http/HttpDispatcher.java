@@ -18,6 +18,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.apache.ratis.thirdparty.io.netty.buffer.Unpooled;
 import org.apache.ratis.thirdparty.io.netty.channel.ChannelFutureListener;
 import org.apache.ratis.thirdparty.io.netty.channel.ChannelHandler.Sharable;
@@ -42,7 +43,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns a decoded request into an {@link ApiRequest}, runs its handler off the event loop (handlers
- * may wait for a Raft commit) and writes the answer. A connection has one request in flight: its
+ * may wait for a Raft commit) and writes the answer. A request that waits only for another member,
+ * on a route that answers through a future, starts on the event loop and is answered from the
+ * future: no worker waits for the member. A connection has one request in flight: its
  * pipelined requests wait in order (reading pauses at {@value #MAX_QUEUED_PER_CONNECTION}), so
  * answers keep the requests' order. Counts connections against the cap and closes idle ones.
  * Every failure becomes a status with a message; nothing a client sends can kill the connection
@@ -58,6 +61,7 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
 
   private final Router router;
   private final Function<ApiRequest, ExecutorService> workers;
+  private final Predicate<ApiRequest> waitsOnlyForPeers;
   private final String self;
   private final ClientGate gate;
   private final int maxConnections;
@@ -78,10 +82,14 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     boolean busy;
   }
 
-  /** @param workers the pool that runs a request's handler */
-  HttpDispatcher(Router router, Function<ApiRequest, ExecutorService> workers, String self, ClientGate gate,
-      HttpLimits limits) {
+  /**
+   * @param workers the pool that runs a request's handler
+   * @param waitsOnlyForPeers whether a request waits for nothing but another member's answer
+   */
+  HttpDispatcher(Router router, Function<ApiRequest, ExecutorService> workers,
+      Predicate<ApiRequest> waitsOnlyForPeers, String self, ClientGate gate, HttpLimits limits) {
     this.router = router;
+    this.waitsOnlyForPeers = waitsOnlyForPeers;
     this.maxConnectionsPerIp = limits.maxConnectionsPerIp();
     this.writesPerSecondPerIp = limits.writesPerSecondPerIp();
     this.workers = workers;
@@ -228,6 +236,10 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
       write(ctx, ApiResponse.error(503, "over threshold: " + apiRequest.source().get().getHostAddress()
           + " sent more than " + writesPerSecondPerIp + " writes a second to server " + self
           + " (nacre.http.writes-per-second-per-ip); slow down and retry"), keepAlive);
+      return;
+    }
+    if (waitsOnlyForPeers.test(apiRequest) && router.answersAsync(apiRequest)) {
+      router.serveAsync(apiRequest).thenAccept(response -> write(ctx, response, keepAlive));
       return;
     }
     try {

@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,6 +18,15 @@ public final class Router {
   @FunctionalInterface
   public interface Handler {
     ApiResponse handle(ApiRequest request) throws Exception;
+  }
+
+  /**
+   * Handles one request through a future, for a handler whose only wait is another member's
+   * answer: it may run on an event loop, so nothing before the future may wait.
+   */
+  @FunctionalInterface
+  public interface AsyncHandler {
+    CompletableFuture<ApiResponse> handle(ApiRequest request) throws Exception;
   }
 
   /** Looks at a request before its handler: an answer refuses it (e.g. the node is starting). */
@@ -33,6 +44,8 @@ public final class Router {
   private final Map<String, Map<String, Handler>> routes = new HashMap<>();
   /** Routes whose last path segment is a parameter ({@code /statuses/{key}}), by their prefix. */
   private final Map<String, Map<String, Handler>> prefixRoutes = new HashMap<>();
+  /** Exact routes that can also answer through a future, by path and method. */
+  private final Map<String, Map<String, AsyncHandler>> asyncRoutes = new HashMap<>();
   private volatile Guard guard = request -> Optional.empty();
   private volatile Observer observer = (request, route, response, nanos) -> { };
 
@@ -54,6 +67,28 @@ public final class Router {
       throw new IllegalStateException("two handlers for " + method + " " + path);
     }
     return this;
+  }
+
+  /**
+   * Adds a route that answers through a future: {@link #serveAsync} runs it without waiting, and
+   * {@link #serve} (on a worker) waits for its answer.
+   */
+  public Router addAsync(String method, String path, AsyncHandler handler) {
+    add(method, path, request -> {
+      try {
+        return handler.handle(request).join();
+      } catch (CompletionException e) {
+        throw e.getCause() instanceof Exception cause ? cause : e;
+      }
+    });
+    asyncRoutes.computeIfAbsent(path, p -> new TreeMap<>()).put(method, handler);
+    return this;
+  }
+
+  /** Whether the request's route was added with {@link #addAsync}. */
+  public boolean answersAsync(ApiRequest request) {
+    Map<String, AsyncHandler> byMethod = asyncRoutes.get(request.path());
+    return byMethod != null && byMethod.containsKey(request.method());
   }
 
   /**
@@ -88,6 +123,27 @@ public final class Router {
     return response;
   }
 
+  /**
+   * {@link #serve} for a route added with {@link #addAsync}: the guard and the handler run on the
+   * calling thread, the answer comes when the handler's future completes. Never fails.
+   */
+  public CompletableFuture<ApiResponse> serveAsync(ApiRequest request) {
+    long start = System.nanoTime();
+    CompletableFuture<ApiResponse> answer;
+    try {
+      Optional<ApiResponse> refused = guard.refuse(request);
+      answer = refused.isPresent() ? CompletableFuture.completedFuture(refused.get())
+          : asyncRoutes.get(request.path()).get(request.method()).handle(request);
+    } catch (Exception e) {
+      answer = CompletableFuture.failedFuture(e);
+    }
+    return answer.exceptionally(e -> failed(request, e instanceof CompletionException && e.getCause() != null
+        ? e.getCause() : e)).thenApply(response -> {
+          observer.answered(request, routeName(request.path()), response, System.nanoTime() - start);
+          return response;
+        });
+  }
+
   private ApiResponse answer(ApiRequest request) {
     try {
       Optional<ApiResponse> refused = guard.refuse(request);
@@ -96,14 +152,18 @@ public final class Router {
       }
       return find(request.method(), request.path()).handle(request);
     } catch (Exception e) {
-      ApiResponse response = toResponse(e);
-      if (response.status() >= 500) {
-        log.warn("{} {} failed: {}", request.method(), request.path(), e.toString(), e);
-      } else {
-        log.debug("{} {} refused: {}", request.method(), request.path(), e.getMessage());
-      }
-      return response;
+      return failed(request, e);
     }
+  }
+
+  private static ApiResponse failed(ApiRequest request, Throwable e) {
+    ApiResponse response = toResponse(e);
+    if (response.status() >= 500) {
+      log.warn("{} {} failed: {}", request.method(), request.path(), e.toString(), e);
+    } else {
+      log.debug("{} {} refused: {}", request.method(), request.path(), e.getMessage());
+    }
+    return response;
   }
 
   /** Maps a failure to its status: our own errors, the domain's kinds, then 500. */
