@@ -82,10 +82,6 @@ final class PeerService extends PeerGrpc.PeerImplBase {
   }
 
   /**
-   * Runs on the peer port's executor, which may block: a patch of an ephemeral instance commits an
-   * operator override through Raft.
-   */
-  /**
    * May run on a transport thread ({@link PeerServer}). Registrations and beats only touch memory;
    * a deregistration may end an operator's override and a patch records one, both Raft commits, so
    * those two go to the pool.
