@@ -18,7 +18,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import org.apache.ratis.thirdparty.io.netty.buffer.Unpooled;
 import org.apache.ratis.thirdparty.io.netty.channel.ChannelFutureListener;
 import org.apache.ratis.thirdparty.io.netty.channel.ChannelHandler.Sharable;
@@ -60,8 +59,8 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
   private static final Logger log = LoggerFactory.getLogger(HttpDispatcher.class);
 
   private final Router router;
-  private final Function<ApiRequest, ExecutorService> workers;
-  private final Predicate<ApiRequest> waitsOnlyForPeers;
+  private final Function<ApiRequest, WaitKind> waits;
+  private final Map<WaitKind, ? extends ExecutorService> workers;
   private final String self;
   private final ClientGate gate;
   private final int maxConnections;
@@ -83,13 +82,13 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
   }
 
   /**
-   * @param workers the pool that runs a request's handler
-   * @param waitsOnlyForPeers whether a request waits for nothing but another member's answer
+   * @param waits what a request's handler may wait for
+   * @param workers the pool that runs the handlers of each kind of wait
    */
-  HttpDispatcher(Router router, Function<ApiRequest, ExecutorService> workers,
-      Predicate<ApiRequest> waitsOnlyForPeers, String self, ClientGate gate, HttpLimits limits) {
+  HttpDispatcher(Router router, Function<ApiRequest, WaitKind> waits, Map<WaitKind, ? extends ExecutorService> workers,
+      String self, ClientGate gate, HttpLimits limits) {
     this.router = router;
-    this.waitsOnlyForPeers = waitsOnlyForPeers;
+    this.waits = waits;
     this.maxConnectionsPerIp = limits.maxConnectionsPerIp();
     this.writesPerSecondPerIp = limits.writesPerSecondPerIp();
     this.workers = workers;
@@ -238,12 +237,13 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
           + " (nacre.http.writes-per-second-per-ip); slow down and retry"), keepAlive);
       return;
     }
-    if (waitsOnlyForPeers.test(apiRequest) && router.answersAsync(apiRequest)) {
+    WaitKind waitsFor = waits.apply(apiRequest);
+    if (waitsFor == WaitKind.PEER && router.answersAsync(apiRequest)) {
       router.serveAsync(apiRequest).thenAccept(response -> write(ctx, response, keepAlive));
       return;
     }
     try {
-      workers.apply(apiRequest).execute(() -> write(ctx, router.serve(apiRequest), keepAlive));
+      workers.get(waitsFor).execute(() -> write(ctx, router.serve(apiRequest), keepAlive));
     } catch (RejectedExecutionException e) {
       write(ctx, ApiResponse.error(503, "server is overloaded or shutting down; retry later"), false);
     }

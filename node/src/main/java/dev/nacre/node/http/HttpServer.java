@@ -69,8 +69,7 @@ public final class HttpServer implements AutoCloseable {
     workers.put(WaitKind.COMMIT, workers(name + "-http-cp-", limits.workerThreads()));
     EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory(name + "-http-accept"));
     EventLoopGroup io = new NioEventLoopGroup(2, new DefaultThreadFactory(name + "-http-io"));
-    HttpDispatcher dispatcher = new HttpDispatcher(router, request -> workers.get(waits.apply(request)),
-        request -> waits.apply(request) == WaitKind.PEER, name, gate, limits);
+    HttpDispatcher dispatcher = new HttpDispatcher(router, waits, workers, name, gate, limits);
     long idleNanos = limits.idleTimeout().toNanos();
     try {
       Channel channel = new ServerBootstrap()

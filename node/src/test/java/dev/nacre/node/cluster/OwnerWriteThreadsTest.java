@@ -18,6 +18,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.ratis.thirdparty.io.grpc.Metadata;
+import org.apache.ratis.thirdparty.io.grpc.ServerCall;
+import org.apache.ratis.thirdparty.io.grpc.ServerCallHandler;
 import org.apache.ratis.thirdparty.io.grpc.ServerInterceptor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -59,9 +62,8 @@ class OwnerWriteThreadsTest {
   void withALinkFilterEveryWriteRunsOnThePool() throws Exception {
     ServerInterceptor passAll = new ServerInterceptor() {
       @Override
-      public <Q, R> org.apache.ratis.thirdparty.io.grpc.ServerCall.Listener<Q> interceptCall(
-          org.apache.ratis.thirdparty.io.grpc.ServerCall<Q, R> call, org.apache.ratis.thirdparty.io.grpc.Metadata headers,
-          org.apache.ratis.thirdparty.io.grpc.ServerCallHandler<Q, R> next) {
+      public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+          ServerCallHandler<Q, R> next) {
         return next.startCall(call, headers);
       }
     };
