@@ -114,7 +114,8 @@ class ProbeAndQuorumTest {
 
   /**
    * Issue 11 §3: CP writes that wait out their timeout (no quorum) on every worker do not hold up
-   * reads and ephemeral writes, which run on workers of their own.
+   * reads and ephemeral writes, which run on workers of their own; and persistent registrations
+   * and deregistrations, which answer through a future, hold no worker at all.
    */
   @Test
   void readsAndApWritesGoOnWhileCpWritesWaitOnEveryWorker() throws Exception {
@@ -126,31 +127,45 @@ class ProbeAndQuorumTest {
         "nacre.members", "127.0.0.1:" + self + ",127.0.0.1:" + absentMember,
         "nacre.cluster.secret", "a-secret-for-this-test-only",
         "nacre.http.worker-threads", String.valueOf(workers)))) {
-      ExecutorService writers = Executors.newFixedThreadPool(3 * workers);
+      ExecutorService writers = Executors.newFixedThreadPool(9 * workers);
       try {
-        List<Future<Integer>> cp = new ArrayList<>();
+        String cpWorker = "127.0.0.1:" + self + "-http-cp-";
+        List<Future<Integer>> instances = new ArrayList<>();
         for (int i = 0; i < 3 * workers; i++) {
           int port = 100 + i;
-          cp.add(writers.submit(() -> node.http.post(NS + "/instance", persistent("cp-flood", port, true)).status()));
+          instances.add(writers.submit(() -> node.http.post(NS + "/instance", persistent("cp-flood", port, true)).status()));
+          instances.add(writers.submit(() -> node.http.delete(NS + "/instance", persistent("cp-flood", port + 100, true)).status()));
         }
-        // Every CP worker has taken a write (each waits out its 3 s) before the others arrive.
-        String cpWorker = "127.0.0.1:" + self + "-http-cp-";
-        await().atMost(Duration.ofSeconds(5)).until(() -> Thread.getAllStackTraces().keySet().stream()
-            .filter(t -> t.getName().startsWith(cpWorker)).count() == workers);
+        await().during(Duration.ofMillis(1000)).atMost(Duration.ofSeconds(2))
+            .until(() -> threadsNamed(cpWorker) == 0 && instances.stream().noneMatch(Future::isDone));
+        List<Future<Integer>> services = new ArrayList<>();
+        for (int i = 0; i < 3 * workers; i++) {
+          String name = "cp-flood-" + i;
+          services.add(writers.submit(() -> node.http.post(NS + "/service", Map.of("serviceName", name)).status()));
+        }
+        // Every CP worker has taken a service creation (each waits out its 3 s) before the others arrive.
+        await().atMost(Duration.ofSeconds(5)).until(() -> threadsNamed(cpWorker) == workers);
         long start = System.nanoTime();
         assertThat(node.http.post(NS + "/instance", Map.of("serviceName", "ap-during", "ip", "127.0.0.1", "port", "9")).status())
             .isEqualTo(200);
         assertThat(node.list("ap-during").get("hosts")).hasSize(1);
         long tookMs = Duration.ofNanos(System.nanoTime() - start).toMillis();
         assertThat(tookMs).as("an AP write and a read while CP writes wait").isLessThan(1_500);
-        assertThat(cp.stream().filter(f -> !f.isDone()).count()).as("CP writes still waiting").isPositive();
-        for (var f : cp) {
+        assertThat(services.stream().filter(f -> !f.isDone()).count()).as("CP writes still waiting").isPositive();
+        for (var f : instances) {
+          assertThat(f.get(30, TimeUnit.SECONDS)).isEqualTo(503);
+        }
+        for (var f : services) {
           assertThat(f.get(30, TimeUnit.SECONDS)).isEqualTo(503);
         }
       } finally {
         writers.shutdownNow();
       }
     }
+  }
+
+  private static long threadsNamed(String prefix) {
+    return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith(prefix)).count();
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.nacre.naming.operations;
 
-import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstancePatch;
 import dev.nacre.naming.override.InstanceOverride;
@@ -8,6 +7,8 @@ import dev.nacre.naming.override.OverrideTable;
 import dev.nacre.naming.persistent.Records;
 import dev.nacre.proto.naming.NamingOperation;
 import dev.nacre.proto.naming.RemoveInstanceOverride;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,20 +45,22 @@ final class InstanceOverrides {
   /**
    * The instance was deregistered: its override ends. Without a quorum the deregistration still
    * stands (ephemeral writes stay available) and the override is left to the retention cleanup.
+   * Completes, never exceptionally, once the override has ended or was left; nothing waits.
    */
-  void endOnDeregister(InstanceKey key) {
+  CompletableFuture<Void> endOnDeregister(InstanceKey key) {
     if (table.get(key).isEmpty()) {
-      return;
+      return CompletableFuture.completedFuture(null);
     }
-    try {
-      cp.write(
-          NamingOperation.newBuilder()
-              .setRemoveInstanceOverride(RemoveInstanceOverride.newBuilder().setId(Records.toProto(key)))
-              .build(),
-          "ending the operator override of deregistered instance " + key.instanceId());
-    } catch (NamingException e) {
-      log.warn("Instance {} is deregistered but its operator override stays until the retention"
-          + " cleanup removes it: {}", key.instanceId(), e.getMessage());
-    }
+    return cp.submit(
+        NamingOperation.newBuilder()
+            .setRemoveInstanceOverride(RemoveInstanceOverride.newBuilder().setId(Records.toProto(key)))
+            .build(),
+        "ending the operator override of deregistered instance " + key.instanceId())
+        .exceptionally(e -> {
+          log.warn("Instance {} is deregistered but its operator override stays until the retention"
+              + " cleanup removes it: {}", key.instanceId(),
+              (e instanceof CompletionException && e.getCause() != null ? e.getCause() : e).getMessage());
+          return null;
+        });
   }
 }

@@ -107,8 +107,7 @@ public final class RegistryOperations implements NamingOperations {
     validator.instanceKey(key);
     if (ephemeralKind) {
       ephemeral.remove(key);
-      overrides.endOnDeregister(key);
-      return CompletableFuture.completedFuture(null);
+      return overrides.endOnDeregister(key);
     }
     // Submitted even when absent here: this node may lag behind the leader.
     return cp.submit(
@@ -320,7 +319,7 @@ public final class RegistryOperations implements NamingOperations {
     }
     // An explicit deregister ends the operator's edits; a closed connection (removeClient) does
     // not, so that they survive the client's redo on another node.
-    overrides.endOnDeregister(key);
+    overrides.endOnDeregister(key).join();
   }
 
   @Override

@@ -17,8 +17,6 @@ import java.util.concurrent.CompletableFuture;
 public interface EphemeralWrites {
   void register(Instance instance);
 
-  void deregister(InstanceKey key);
-
   void patch(InstanceKey key, InstancePatch patch);
 
   BeatResult beat(Beat beat);
@@ -36,6 +34,12 @@ public interface EphemeralWrites {
       return CompletableFuture.failedFuture(e);
     }
   }
+
+  /**
+   * Deregisters; completes when applied, with its refusal if refused. Nothing waits: the future
+   * also covers the end of the instance's operator override (a Raft commit).
+   */
+  CompletableFuture<Void> deregisterAsync(InstanceKey key);
 
   /** {@link #beat} for a caller that must not wait; see {@link #registerAsync}. */
   default CompletableFuture<BeatResult> beatAsync(Beat beat) {
@@ -55,8 +59,8 @@ public interface EphemeralWrites {
       }
 
       @Override
-      public void deregister(InstanceKey key) {
-        naming.deregisterInstance(key, true);
+      public CompletableFuture<Void> deregisterAsync(InstanceKey key) {
+        return naming.deregisterInstanceAsync(key, true);
       }
 
       @Override

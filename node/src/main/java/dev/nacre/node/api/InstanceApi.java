@@ -34,7 +34,7 @@ public final class InstanceApi {
   public void register(Router router) {
     router
         .addAsync("POST", BASE, r -> writes.registerAsync(r).thenApply(done -> ApiResponse.ok()))
-        .add("DELETE", BASE, r -> ok(writes::deregister, r))
+        .addAsync("DELETE", BASE, r -> writes.deregisterAsync(r).thenApply(done -> ApiResponse.ok()))
         .add("PUT", BASE, r -> ok(writes::update, r))
         .add("PATCH", BASE, r -> ok(writes::patch, r))
         .add("GET", BASE, this::detail)

@@ -42,31 +42,19 @@ public final class InstanceWrites {
     return reader;
   }
 
-  public void register(ApiRequest r) {
-    Instance instance = reader.instance(r);
-    if (instance.ephemeral()) {
-      ephemeral.register(instance);
-    } else {
-      naming.registerInstance(instance);
-    }
-  }
-
   /**
-   * {@link #register} answered through a future, so that an ephemeral registration does not hold a
-   * thread while its responsible member answers. Nothing here waits: a persistent instance's
-   * future is its Raft write's.
+   * Registers, answered through a future so that no thread waits: an ephemeral registration's
+   * future is its responsible member's answer, a persistent one's its Raft write.
    */
   public CompletableFuture<Void> registerAsync(ApiRequest r) {
     Instance instance = reader.instance(r);
     return instance.ephemeral() ? ephemeral.registerAsync(instance) : naming.registerInstanceAsync(instance);
   }
 
-  public void deregister(ApiRequest r) {
-    if (reader.ephemeral(r)) {
-      ephemeral.deregister(reader.instanceKey(r));
-    } else {
-      naming.deregisterInstance(reader.instanceKey(r), false);
-    }
+  /** Deregisters, answered through a future as {@link #registerAsync} is. */
+  public CompletableFuture<Void> deregisterAsync(ApiRequest r) {
+    InstanceKey key = reader.instanceKey(r);
+    return reader.ephemeral(r) ? ephemeral.deregisterAsync(key) : naming.deregisterInstanceAsync(key, false);
   }
 
   /**
@@ -94,12 +82,7 @@ public final class InstanceWrites {
     }
   }
 
-  /** Nacos' beat answer, the same in v1 and v2 (v2 does not wrap it). */
-  public ApiResponse beat(ApiRequest r) {
-    return beatAnswer(ephemeral.beat(beatOf(r)));
-  }
-
-  /** {@link #beat} answered through a future; see {@link #registerAsync}. */
+  /** Nacos' beat answer, the same in v1 and v2 (v2 does not wrap it), through a future. */
   public CompletableFuture<ApiResponse> beatAsync(ApiRequest r) {
     return ephemeral.beatAsync(beatOf(r)).thenApply(this::beatAnswer);
   }

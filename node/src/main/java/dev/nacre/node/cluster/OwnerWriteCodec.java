@@ -14,6 +14,8 @@ import dev.nacre.proto.peer.InstancePatchWrite;
 import dev.nacre.proto.peer.OwnerWrite;
 import dev.nacre.proto.peer.OwnerWriteResult;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /** {@link OwnerWrite}s to and from the registry's types, and the owner's side: applying one. */
 final class OwnerWriteCodec {
@@ -42,16 +44,13 @@ final class OwnerWriteCodec {
     return OwnerWrite.newBuilder().setFrom(from).setBeat(b).build();
   }
 
-  /**
-   * Applies {@code write} on this member (the responsible one) and says how it went. A refusal of
-   * the registry travels back as its kind and message; anything else is the caller's to report.
-   */
-  static OwnerWriteResult apply(OwnerWrite write, EphemeralWrites local) {
+  /** {@link #applyAsync} for the writes that are applied before it returns. */
+  private static OwnerWriteResult apply(OwnerWrite write, EphemeralWrites local) {
     OwnerWriteResult.Builder result = OwnerWriteResult.newBuilder();
     try {
       switch (write.getWriteCase()) {
         case REGISTER -> local.register(ephemeral(write.getRegister()));
-        case DEREGISTER -> local.deregister(Records.fromProto(write.getDeregister()));
+        case DEREGISTER -> throw new IllegalStateException("a deregistration is applied through its future");
         case PATCH -> local.patch(Records.fromProto(write.getPatch().getId()), patchOf(write.getPatch()));
         case BEAT -> {
           BeatWrite b = write.getBeat();
@@ -62,9 +61,43 @@ final class OwnerWriteCodec {
         case WRITE_NOT_SET -> throw NamingException.invalid("the forwarded write names no operation");
       }
     } catch (NamingException e) {
-      result.setErrorKind(e.kind().name()).setErrorMessage(String.valueOf(e.getMessage()));
+      return refused(e);
     }
     return result.build();
+  }
+
+  /**
+   * Applies {@code write} on this member (the responsible one) and says how it went. A refusal of
+   * the registry travels back as its kind and message; anything else is the caller's to report.
+   * A deregistration answers through the future once the instance's operator override has ended
+   * (a Raft commit), waiting on no thread; the other writes are applied before this returns.
+   */
+  static CompletableFuture<OwnerWriteResult> applyAsync(OwnerWrite write, EphemeralWrites local) {
+    if (write.getWriteCase() != OwnerWrite.WriteCase.DEREGISTER) {
+      return CompletableFuture.completedFuture(apply(write, local));
+    }
+    InstanceKey key = Records.fromProto(write.getDeregister());
+    CompletableFuture<Void> done;
+    try {
+      done = local.deregisterAsync(key);
+    } catch (NamingException e) {
+      done = CompletableFuture.failedFuture(e);
+    }
+    return done.handle((ignored, error) -> {
+      Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+      if (cause == null) {
+        return OwnerWriteResult.getDefaultInstance();
+      }
+      if (cause instanceof NamingException e) {
+        return refused(e);
+      }
+      throw new CompletionException(cause);
+    });
+  }
+
+  private static OwnerWriteResult refused(NamingException e) {
+    return OwnerWriteResult.newBuilder().setErrorKind(e.kind().name()).setErrorMessage(String.valueOf(e.getMessage()))
+        .build();
   }
 
   /** The owner's refusal as the registry's exception, or the beat's answer. */

@@ -62,9 +62,12 @@ public final class OwnerWrites implements EphemeralWrites {
   }
 
   @Override
-  public void deregister(InstanceKey key) {
-    await(key.service(), () -> OwnerWriteCodec.deregister(self, key))
-        .ifPresentOrElse(OwnerWriteCodec::outcome, () -> local.deregister(key));
+  public CompletableFuture<Void> deregisterAsync(InstanceKey key) {
+    return atOwner(key.service(), () -> OwnerWriteCodec.deregister(self, key))
+        .thenCompose(answer -> answer.map(result -> {
+          OwnerWriteCodec.outcome(result);
+          return CompletableFuture.<Void>completedFuture(null);
+        }).orElseGet(() -> local.deregisterAsync(key)));
   }
 
   @Override

@@ -13,6 +13,7 @@ import dev.nacre.proto.peer.PingResponse;
 import dev.nacre.proto.peer.SnapshotRequest;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
@@ -32,7 +33,7 @@ final class PeerService extends PeerGrpc.PeerImplBase {
   private final EphemeralWrites localWrites;
   private final Executor handlers;
 
-  /** @param handlers the peer port's pool, for owner writes that wait for a Raft commit */
+  /** @param handlers the peer port's pool, for owner writes that wait for a Raft commit (patches) */
   PeerService(Supplier<PingResponse> status, DistroReplicator replicator, EphemeralWrites localWrites,
       Executor handlers) {
     this.status = status;
@@ -82,14 +83,13 @@ final class PeerService extends PeerGrpc.PeerImplBase {
   }
 
   /**
-   * May run on a transport thread ({@link PeerServer}). Registrations and beats only touch memory;
-   * a deregistration may end an operator's override and a patch records one, both Raft commits, so
-   * those two go to the pool.
+   * May run on a transport thread ({@link PeerServer}). Registrations and beats only touch memory,
+   * and a deregistration's wait for the end of an operator's override (a Raft commit) holds no
+   * thread; a patch records an override and waits for its commit, so patches go to the pool.
    */
   @Override
   public void write(OwnerWrite request, StreamObserver<OwnerWriteResult> out) {
-    OwnerWrite.WriteCase kind = request.getWriteCase();
-    if (kind != OwnerWrite.WriteCase.DEREGISTER && kind != OwnerWrite.WriteCase.PATCH) {
+    if (request.getWriteCase() != OwnerWrite.WriteCase.PATCH) {
       apply(request, out);
       return;
     }
@@ -101,15 +101,21 @@ final class PeerService extends PeerGrpc.PeerImplBase {
   }
 
   private void apply(OwnerWrite request, StreamObserver<OwnerWriteResult> out) {
-    OwnerWriteResult result;
+    CompletableFuture<OwnerWriteResult> result;
     try {
-      result = OwnerWriteCodec.apply(request, localWrites);
+      result = OwnerWriteCodec.applyAsync(request, localWrites);
     } catch (RuntimeException e) {
-      out.onError(Status.INVALID_ARGUMENT.withDescription(bounded("bad ephemeral write: " + e)).asRuntimeException());
-      return;
+      result = CompletableFuture.failedFuture(e);
     }
-    out.onNext(result);
-    out.onCompleted();
+    result.whenComplete((answer, error) -> {
+      if (error != null) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        out.onError(Status.INVALID_ARGUMENT.withDescription(bounded("bad ephemeral write: " + cause)).asRuntimeException());
+        return;
+      }
+      out.onNext(answer);
+      out.onCompleted();
+    });
   }
 
   private static <T, R> void reply(CompletableFuture<T> future, java.util.function.Function<T, R> convert, StreamObserver<R> out) {

@@ -42,9 +42,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns a decoded request into an {@link ApiRequest}, runs its handler off the event loop (handlers
- * may wait for a Raft commit) and writes the answer. A request that waits only for another member,
- * on a route that answers through a future, starts on the event loop and is answered from the
- * future: no worker waits for the member. A connection has one request in flight: its
+ * may wait for a Raft commit) and writes the answer. A request on a route that answers through a
+ * future (whose handler only starts its work) starts on the event loop and is answered from the
+ * future: no worker waits for another member or for a commit. A connection has one request in flight: its
  * pipelined requests wait in order (reading pauses at {@value #MAX_QUEUED_PER_CONNECTION}), so
  * answers keep the requests' order. Counts connections against the cap and closes idle ones.
  * Every failure becomes a status with a message; nothing a client sends can kill the connection
@@ -237,13 +237,12 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
           + " (nacre.http.writes-per-second-per-ip); slow down and retry"), keepAlive);
       return;
     }
-    WaitKind waitsFor = waits.apply(apiRequest);
-    if (waitsFor == WaitKind.PEER && router.answersAsync(apiRequest)) {
+    if (router.answersAsync(apiRequest)) {
       router.serveAsync(apiRequest).thenAccept(response -> write(ctx, response, keepAlive));
       return;
     }
     try {
-      workers.get(waitsFor).execute(() -> write(ctx, router.serve(apiRequest), keepAlive));
+      workers.get(waits.apply(apiRequest)).execute(() -> write(ctx, router.serve(apiRequest), keepAlive));
     } catch (RejectedExecutionException e) {
       write(ctx, ApiResponse.error(503, "server is overloaded or shutting down; retry later"), false);
     }

@@ -9,9 +9,8 @@ import java.util.Objects;
  * it; answers come back in request order).
  *
  * @param maxBodyBytes larger request bodies get 413
- * @param workerThreads handlers that may run at once in each of three pools (see {@link WaitKind}):
- *     requests that may wait for a Raft commit (up to the CP timeout), requests that may wait for
- *     another member's answer, and the rest
+ * @param workerThreads handlers that may run at once in each of two pools (see {@link WaitKind}):
+ *     requests that may wait for a Raft commit (up to the CP timeout), and the rest
  * @param idleTimeout a connection with no request and no answer this long is closed (Tomcat: 60 s)
  * @param maxConnections connections open at once; one more is answered 503 and closed (Tomcat: 8192)
  * @param maxConnectionsPerIp connections one IP address may hold open; one more is answered 503

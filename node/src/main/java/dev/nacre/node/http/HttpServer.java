@@ -65,7 +65,6 @@ public final class HttpServer implements AutoCloseable {
       Function<ApiRequest, WaitKind> waits, ClientGate gate) throws InterruptedException {
     Map<WaitKind, ThreadPoolExecutor> workers = new EnumMap<>(WaitKind.class);
     workers.put(WaitKind.NOTHING, workers(name + "-http-", limits.workerThreads()));
-    workers.put(WaitKind.PEER, workers(name + "-http-peer-", limits.workerThreads()));
     workers.put(WaitKind.COMMIT, workers(name + "-http-cp-", limits.workerThreads()));
     EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory(name + "-http-accept"));
     EventLoopGroup io = new NioEventLoopGroup(2, new DefaultThreadFactory(name + "-http-io"));

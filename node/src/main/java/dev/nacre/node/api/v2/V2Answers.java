@@ -6,6 +6,8 @@ import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.Router;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +32,23 @@ final class V2Answers {
       } catch (Exception e) {
         return error(r, V2Error.of(e), e);
       }
+    };
+  }
+
+  /** {@link #wrap} for a route that answers through a future: a failure, now or later, is a v2 error answer. */
+  Router.AsyncHandler wrapAsync(Router.AsyncHandler handler) {
+    return r -> {
+      CompletableFuture<ApiResponse> answer;
+      try {
+        answer = handler.handle(r);
+      } catch (Exception e) {
+        answer = CompletableFuture.failedFuture(e);
+      }
+      return answer.exceptionally(e -> {
+        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        Exception failure = cause instanceof Exception x ? x : new IllegalStateException(cause);
+        return error(r, V2Error.of(failure), failure);
+      });
     };
   }
 

@@ -16,7 +16,8 @@ import dev.nacre.node.http.Router;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * {@code /nacos/v2/ns/instance}: register, deregister, update, patch, detail, list, beat, and batch
@@ -46,13 +47,17 @@ public final class V2InstanceApi {
 
   public void register(Router router) {
     router
-        .add("POST", BASE, answers.wrap(form(writes::register)))
-        .add("DELETE", BASE, answers.wrap(form(writes::deregister)))
-        .add("PUT", BASE, answers.wrap(form(this::update)))
+        .addAsync("POST", BASE, answers.wrapAsync(form(writes::registerAsync)))
+        .addAsync("DELETE", BASE, answers.wrapAsync(form(writes::deregisterAsync)))
+        .add("PUT", BASE, answers.wrap(r -> {
+          checkForm(r);
+          update(r);
+          return answers.ok("ok");
+        }))
         .add("PATCH", BASE, answers.wrap(this::patch))
         .add("GET", BASE, answers.wrap(this::detail))
         .add("GET", BASE + "/list", answers.wrap(this::list))
-        .add("PUT", BASE + "/beat", answers.wrap(this::beat))
+        .addAsync("PUT", BASE + "/beat", answers.wrapAsync(this::beat))
         .add("PUT", BASE + "/metadata/batch", answers.wrap(r -> answers.ok(metadataBatch.update(r))))
         .add("DELETE", BASE + "/metadata/batch", answers.wrap(r -> answers.ok(metadataBatch.delete(r))))
         .addWithLastSegment("GET", BASE + "/statuses/", answers.wrap(this::statuses));
@@ -85,12 +90,15 @@ public final class V2InstanceApi {
   }
 
   /** Checks the instance form, then writes as v1 does. */
-  private Router.Handler form(Consumer<ApiRequest> write) {
+  private Router.AsyncHandler form(Function<ApiRequest, CompletableFuture<Void>> write) {
     return r -> {
-      V2Params.instanceForm(r, () -> reader.metadata(r));
-      write.accept(r);
-      return answers.ok("ok");
+      checkForm(r);
+      return write.apply(r).thenApply(done -> answers.ok("ok"));
     };
+  }
+
+  private void checkForm(ApiRequest r) {
+    V2Params.instanceForm(r, () -> reader.metadata(r));
   }
 
   /** As Nacos: an unknown service is an instance error (400), an unknown instance is not found. */
@@ -149,8 +157,8 @@ public final class V2InstanceApi {
   }
 
   /** Nacos' v2 beat answers as v1 does, without the wrapper. */
-  private ApiResponse beat(ApiRequest r) throws Exception {
+  private CompletableFuture<ApiResponse> beat(ApiRequest r) {
     V2Params.require(r, "serviceName", "String");
-    return writes.beat(r);
+    return writes.beatAsync(r);
   }
 }
