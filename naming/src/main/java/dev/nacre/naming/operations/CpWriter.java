@@ -3,6 +3,7 @@ package dev.nacre.naming.operations;
 import dev.nacre.consensus.raft.ConsensusUnavailableException;
 import dev.nacre.consensus.raft.OperationRejectedException;
 import dev.nacre.consensus.raft.ReplicatedLog;
+import dev.nacre.naming.api.Completions;
 import dev.nacre.naming.api.NamingException;
 import dev.nacre.proto.naming.NamingOperation;
 import java.time.Duration;
@@ -56,7 +57,7 @@ final class CpWriter {
       if (error == null) {
         return null;
       }
-      Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+      Throwable cause = Completions.cause(error);
       throw cause instanceof TimeoutException ? timedOut(what, cause) : failure(cause, what);
     });
   }

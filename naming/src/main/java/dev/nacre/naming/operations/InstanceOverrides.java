@@ -1,5 +1,6 @@
 package dev.nacre.naming.operations;
 
+import dev.nacre.naming.api.Completions;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstancePatch;
 import dev.nacre.naming.override.InstanceOverride;
@@ -8,7 +9,6 @@ import dev.nacre.naming.persistent.Records;
 import dev.nacre.proto.naming.NamingOperation;
 import dev.nacre.proto.naming.RemoveInstanceOverride;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,7 +59,7 @@ final class InstanceOverrides {
         .exceptionally(e -> {
           log.warn("Instance {} is deregistered but its operator override stays until the retention"
               + " cleanup removes it: {}", key.instanceId(),
-              (e instanceof CompletionException && e.getCause() != null ? e.getCause() : e).getMessage());
+              Completions.cause(e).getMessage());
           return null;
         });
   }

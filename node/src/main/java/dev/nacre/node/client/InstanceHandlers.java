@@ -1,5 +1,6 @@
 package dev.nacre.node.client;
 
+import dev.nacre.naming.api.Completions;
 import static dev.nacre.node.client.NamingRequests.unsupportedType;
 
 import dev.nacre.naming.api.NamingException;
@@ -144,7 +145,7 @@ final class InstanceHandlers {
         }
         return ok;
       }
-      Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+      Throwable cause = Completions.cause(error);
       if (cause instanceof NamingException e) {
         return Replies.of(codec, responseType, e);
       }

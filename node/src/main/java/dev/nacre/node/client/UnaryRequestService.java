@@ -1,5 +1,6 @@
 package dev.nacre.node.client;
 
+import dev.nacre.naming.api.Completions;
 import dev.nacre.node.client.PayloadCodec.BadBodyException;
 import dev.nacre.node.client.Replies.Reply;
 import dev.nacre.proto.nacos.Payload;
@@ -8,7 +9,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.apache.ratis.thirdparty.io.grpc.stub.StreamObserver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,7 +88,7 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
   }
 
   private Reply failed(Payload payload, Throwable error) {
-    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    Throwable cause = Completions.cause(error);
     log.warn("[{}] client request {} failed", nodeName, PayloadCodec.type(payload), cause);
     return Replies.error(codec, Replies.SERVER_ERROR, "Server failed to handle "
         + PayloadCodec.type(payload) + ": " + cause);

@@ -1,5 +1,6 @@
 package dev.nacre.node.cluster;
 
+import dev.nacre.naming.api.Completions;
 import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.model.Beat;
 import dev.nacre.naming.model.BeatResult;
@@ -84,7 +85,7 @@ final class OwnerWriteCodec {
       done = CompletableFuture.failedFuture(e);
     }
     return done.handle((ignored, error) -> {
-      Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+      Throwable cause = Completions.cause(error);
       if (cause == null) {
         return OwnerWriteResult.getDefaultInstance();
       }

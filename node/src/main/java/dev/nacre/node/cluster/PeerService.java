@@ -1,6 +1,7 @@
 package dev.nacre.node.cluster;
 
 import dev.nacre.consensus.distro.DistroReplicator;
+import dev.nacre.naming.api.Completions;
 import dev.nacre.node.api.EphemeralWrites;
 import dev.nacre.proto.peer.DistroAck;
 import dev.nacre.proto.peer.DistroBatch;
@@ -13,7 +14,6 @@ import dev.nacre.proto.peer.PingResponse;
 import dev.nacre.proto.peer.SnapshotRequest;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
@@ -109,7 +109,7 @@ final class PeerService extends PeerGrpc.PeerImplBase {
     }
     result.whenComplete((answer, error) -> {
       if (error != null) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable cause = Completions.cause(error);
         out.onError(Status.INVALID_ARGUMENT.withDescription(bounded("bad ephemeral write: " + cause)).asRuntimeException());
         return;
       }

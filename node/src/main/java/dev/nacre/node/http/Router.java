@@ -1,5 +1,6 @@
 package dev.nacre.node.http;
 
+import dev.nacre.naming.api.Completions;
 import dev.nacre.naming.api.NamingException;
 import java.util.HashMap;
 import java.util.Map;
@@ -137,8 +138,7 @@ public final class Router {
     } catch (Exception e) {
       answer = CompletableFuture.failedFuture(e);
     }
-    return answer.exceptionally(e -> failed(request, e instanceof CompletionException && e.getCause() != null
-        ? e.getCause() : e)).thenApply(response -> {
+    return answer.exceptionally(e -> failed(request, Completions.cause(e))).thenApply(response -> {
           observer.answered(request, routeName(request.path()), response, System.nanoTime() - start);
           return response;
         });

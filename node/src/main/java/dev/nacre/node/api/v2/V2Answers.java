@@ -1,5 +1,6 @@
 package dev.nacre.node.api.v2;
 
+import dev.nacre.naming.api.Completions;
 import dev.nacre.node.api.Json;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
@@ -7,7 +8,6 @@ import dev.nacre.node.http.Router;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +45,7 @@ final class V2Answers {
         answer = CompletableFuture.failedFuture(e);
       }
       return answer.exceptionally(e -> {
-        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        Throwable cause = Completions.cause(e);
         Exception failure = cause instanceof Exception x ? x : new IllegalStateException(cause);
         return error(r, V2Error.of(failure), failure);
       });
