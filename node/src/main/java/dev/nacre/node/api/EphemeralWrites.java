@@ -15,62 +15,58 @@ import java.util.concurrent.CompletableFuture;
  * registry's {@link dev.nacre.naming.api.NamingException}, as if it had been refused here.
  */
 public interface EphemeralWrites {
-  void register(Instance instance);
-
-  void patch(InstanceKey key, InstancePatch patch);
-
-  BeatResult beat(Beat beat);
-
   /**
-   * {@link #register} for a caller that must not wait (an event loop): completes when the write is
-   * applied, with its refusal if refused. Applied at once here; a forwarding implementation
-   * completes it from the responsible member's answer.
+   * Registers; completes when the write is applied, with its refusal if refused. Nothing waits: a
+   * forwarding implementation completes it from the responsible member's answer.
    */
-  default CompletableFuture<Void> registerAsync(Instance instance) {
-    try {
-      register(instance);
-      return CompletableFuture.completedFuture(null);
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
-    }
-  }
+  CompletableFuture<Void> registerAsync(Instance instance);
 
   /**
-   * Deregisters; completes when applied, with its refusal if refused. Nothing waits: the future
-   * also covers the end of the instance's operator override (a Raft commit).
+   * Deregisters, as {@link #registerAsync}; the future also covers the end of the instance's
+   * operator override (a Raft commit).
    */
   CompletableFuture<Void> deregisterAsync(InstanceKey key);
 
-  /** {@link #beat} for a caller that must not wait; see {@link #registerAsync}. */
-  default CompletableFuture<BeatResult> beatAsync(Beat beat) {
-    try {
-      return CompletableFuture.completedFuture(beat(beat));
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
-    }
-  }
+  /** Beats, as {@link #registerAsync}; the answer says whether the instance was known. */
+  CompletableFuture<BeatResult> beatAsync(Beat beat);
+
+  /** Records an operator's patch as the instance's override: waits for its Raft commit. */
+  void patch(InstanceKey key, InstancePatch patch);
 
   /** Applied by this member: a standalone node, or the responsible member itself. */
   static EphemeralWrites local(NamingOperations naming) {
     return new EphemeralWrites() {
       @Override
-      public void register(Instance instance) {
-        naming.registerInstance(instance);
+      public CompletableFuture<Void> registerAsync(Instance instance) {
+        try {
+          naming.registerInstance(instance); // memory only, for an ephemeral instance
+          return CompletableFuture.completedFuture(null);
+        } catch (RuntimeException e) {
+          return CompletableFuture.failedFuture(e);
+        }
       }
 
       @Override
       public CompletableFuture<Void> deregisterAsync(InstanceKey key) {
-        return naming.deregisterInstanceAsync(key, true);
+        try {
+          return naming.deregisterInstanceAsync(key, true);
+        } catch (RuntimeException e) {
+          return CompletableFuture.failedFuture(e);
+        }
+      }
+
+      @Override
+      public CompletableFuture<BeatResult> beatAsync(Beat beat) {
+        try {
+          return CompletableFuture.completedFuture(naming.beat(beat));
+        } catch (RuntimeException e) {
+          return CompletableFuture.failedFuture(e);
+        }
       }
 
       @Override
       public void patch(InstanceKey key, InstancePatch patch) {
         naming.patchInstance(key, true, patch);
-      }
-
-      @Override
-      public BeatResult beat(Beat beat) {
-        return naming.beat(beat);
       }
     };
   }

@@ -20,6 +20,8 @@ import java.util.concurrent.CompletionException;
 
 /** {@link OwnerWrite}s to and from the registry's types, and the owner's side: applying one. */
 final class OwnerWriteCodec {
+  private static final OwnerWriteResult OK = OwnerWriteResult.getDefaultInstance();
+
   private OwnerWriteCodec() {}
 
   static OwnerWrite register(String from, Instance instance) {
@@ -45,49 +47,39 @@ final class OwnerWriteCodec {
     return OwnerWrite.newBuilder().setFrom(from).setBeat(b).build();
   }
 
-  /** {@link #applyAsync} for the writes that are applied before it returns. */
-  private static OwnerWriteResult apply(OwnerWrite write, EphemeralWrites local) {
-    OwnerWriteResult.Builder result = OwnerWriteResult.newBuilder();
-    try {
-      switch (write.getWriteCase()) {
-        case REGISTER -> local.register(ephemeral(write.getRegister()));
-        case DEREGISTER -> throw new IllegalStateException("a deregistration is applied through its future");
-        case PATCH -> local.patch(Records.fromProto(write.getPatch().getId()), patchOf(write.getPatch()));
-        case BEAT -> {
-          BeatWrite b = write.getBeat();
-          BeatResult beat = local.beat(new Beat(Records.fromProto(b.getId()),
-              b.hasInstance() ? Optional.of(ephemeral(b.getInstance())) : Optional.empty()));
-          result.setBeatFound(beat.found()).setClientBeatIntervalMs(beat.clientBeatIntervalMillis());
-        }
-        case WRITE_NOT_SET -> throw NamingException.invalid("the forwarded write names no operation");
-      }
-    } catch (NamingException e) {
-      return refused(e);
-    }
-    return result.build();
-  }
-
   /**
    * Applies {@code write} on this member (the responsible one) and says how it went. A refusal of
    * the registry travels back as its kind and message; anything else is the caller's to report.
-   * A deregistration answers through the future once the instance's operator override has ended
-   * (a Raft commit), waiting on no thread; the other writes are applied before this returns.
+   * Registrations and beats are applied before this returns; a deregistration answers once the
+   * instance's operator override has ended (a Raft commit), waiting on no thread; a patch waits for
+   * its commit here.
    */
   static CompletableFuture<OwnerWriteResult> applyAsync(OwnerWrite write, EphemeralWrites local) {
-    if (write.getWriteCase() != OwnerWrite.WriteCase.DEREGISTER) {
-      return CompletableFuture.completedFuture(apply(write, local));
-    }
-    InstanceKey key = Records.fromProto(write.getDeregister());
-    CompletableFuture<Void> done;
+    CompletableFuture<OwnerWriteResult> applied;
     try {
-      done = local.deregisterAsync(key);
+      applied = switch (write.getWriteCase()) {
+        case REGISTER -> local.registerAsync(ephemeral(write.getRegister())).thenApply(done -> OK);
+        case DEREGISTER -> local.deregisterAsync(Records.fromProto(write.getDeregister())).thenApply(done -> OK);
+        case PATCH -> {
+          local.patch(Records.fromProto(write.getPatch().getId()), patchOf(write.getPatch()));
+          yield CompletableFuture.completedFuture(OK);
+        }
+        case BEAT -> {
+          BeatWrite b = write.getBeat();
+          yield local.beatAsync(new Beat(Records.fromProto(b.getId()),
+                  b.hasInstance() ? Optional.of(ephemeral(b.getInstance())) : Optional.empty()))
+              .thenApply(beat -> OwnerWriteResult.newBuilder().setBeatFound(beat.found())
+                  .setClientBeatIntervalMs(beat.clientBeatIntervalMillis()).build());
+        }
+        case WRITE_NOT_SET -> throw NamingException.invalid("the forwarded write names no operation");
+      };
     } catch (NamingException e) {
-      done = CompletableFuture.failedFuture(e);
+      applied = CompletableFuture.failedFuture(e);
     }
-    return done.handle((ignored, error) -> {
+    return applied.handle((result, error) -> {
       Throwable cause = Completions.cause(error);
       if (cause == null) {
-        return OwnerWriteResult.getDefaultInstance();
+        return result;
       }
       if (cause instanceof NamingException e) {
         return refused(e);

@@ -47,27 +47,15 @@ public final class OwnerWrites implements EphemeralWrites {
   }
 
   @Override
-  public void register(Instance instance) {
-    await(instance.key().service(), () -> OwnerWriteCodec.register(self, instance))
-        .ifPresentOrElse(OwnerWriteCodec::outcome, () -> local.register(instance));
-  }
-
-  @Override
   public CompletableFuture<Void> registerAsync(Instance instance) {
     return atOwner(instance.key().service(), () -> OwnerWriteCodec.register(self, instance))
-        .thenApply(answer -> {
-          answer.ifPresentOrElse(OwnerWriteCodec::outcome, () -> local.register(instance));
-          return null;
-        });
+        .thenCompose(answer -> answer.map(OwnerWrites::applied).orElseGet(() -> local.registerAsync(instance)));
   }
 
   @Override
   public CompletableFuture<Void> deregisterAsync(InstanceKey key) {
     return atOwner(key.service(), () -> OwnerWriteCodec.deregister(self, key))
-        .thenCompose(answer -> answer.map(result -> {
-          OwnerWriteCodec.outcome(result);
-          return CompletableFuture.<Void>completedFuture(null);
-        }).orElseGet(() -> local.deregisterAsync(key)));
+        .thenCompose(answer -> answer.map(OwnerWrites::applied).orElseGet(() -> local.deregisterAsync(key)));
   }
 
   @Override
@@ -77,22 +65,23 @@ public final class OwnerWrites implements EphemeralWrites {
   }
 
   @Override
-  public BeatResult beat(Beat beat) {
-    return await(beat.key().service(), () -> OwnerWriteCodec.beat(self, beat)).map(OwnerWriteCodec::outcome)
-        .orElseGet(() -> local.beat(beat));
-  }
-
-  @Override
   public CompletableFuture<BeatResult> beatAsync(Beat beat) {
     return atOwner(beat.key().service(), () -> OwnerWriteCodec.beat(self, beat))
-        .thenApply(answer -> answer.map(OwnerWriteCodec::outcome).orElseGet(() -> local.beat(beat)));
+        .thenCompose(answer -> answer.map(result -> CompletableFuture.completedFuture(OwnerWriteCodec.outcome(result)))
+            .orElseGet(() -> local.beatAsync(beat)));
+  }
+
+  /** The owner's answer to a write: done, or its refusal. */
+  private static CompletableFuture<Void> applied(OwnerWriteResult result) {
+    OwnerWriteCodec.outcome(result); // throws the refusal
+    return CompletableFuture.completedFuture(null);
   }
 
   /**
    * The responsible member's answer; empty when that is this member or it did not answer within
    * the timeout (the call's deadline completes it). The answer completes the future on the
    * transport thread that read it, where the writes above go on: registrations and beats only
-   * touch memory, and the other two are awaited by their caller.
+   * touch memory, a deregistration's end of an override is a future, and a patch's caller waits.
    */
   private CompletableFuture<Optional<OwnerWriteResult>> atOwner(ServiceKey service, Supplier<OwnerWrite> write) {
     String owner = responsible.apply(service);

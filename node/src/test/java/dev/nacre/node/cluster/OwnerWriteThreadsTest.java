@@ -87,8 +87,8 @@ class OwnerWriteThreadsTest {
     OwnerWrites writes = new OwnerWrites(SELF, channels, service -> owner, notHere, Duration.ofSeconds(5));
 
     Instance instance = new Instance(KEY, 1.0, true, true, true, Map.of());
-    writes.register(instance);
-    assertThat(writes.beat(new Beat(KEY, Optional.empty())).found()).isTrue();
+    writes.registerAsync(instance).join();
+    assertThat(writes.beatAsync(new Beat(KEY, Optional.empty())).join().found()).isTrue();
     writes.patch(KEY, new InstancePatch(Optional.of(2.0), Optional.empty(), Optional.empty(), Optional.empty()));
     writes.deregisterAsync(KEY).join();
   }
@@ -97,8 +97,9 @@ class OwnerWriteThreadsTest {
   private EphemeralWrites recording() {
     return new EphemeralWrites() {
       @Override
-      public void register(Instance instance) {
+      public CompletableFuture<Void> registerAsync(Instance instance) {
         appliedOn.put("register", Thread.currentThread().getName());
+        return CompletableFuture.completedFuture(null);
       }
 
       @Override
@@ -113,9 +114,9 @@ class OwnerWriteThreadsTest {
       }
 
       @Override
-      public BeatResult beat(Beat beat) {
+      public CompletableFuture<BeatResult> beatAsync(Beat beat) {
         appliedOn.put("beat", Thread.currentThread().getName());
-        return new BeatResult(true, 5000);
+        return CompletableFuture.completedFuture(new BeatResult(true, 5000));
       }
     };
   }
@@ -124,7 +125,7 @@ class OwnerWriteThreadsTest {
   private static EphemeralWrites failing() {
     return new EphemeralWrites() {
       @Override
-      public void register(Instance instance) {
+      public CompletableFuture<Void> registerAsync(Instance instance) {
         throw new AssertionError("register was applied by the sender");
       }
 
@@ -139,7 +140,7 @@ class OwnerWriteThreadsTest {
       }
 
       @Override
-      public BeatResult beat(Beat beat) {
+      public CompletableFuture<BeatResult> beatAsync(Beat beat) {
         throw new AssertionError("beat was applied by the sender");
       }
     };
