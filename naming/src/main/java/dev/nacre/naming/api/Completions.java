@@ -1,8 +1,10 @@
 package dev.nacre.naming.api;
 
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
-/** Reading the failures of the futures that {@link NamingOperations} and its callers return. */
+/** Starting and reading the futures that {@link NamingOperations} and its callers return. */
 public final class Completions {
   private Completions() {}
 
@@ -12,5 +14,17 @@ public final class Completions {
    */
   public static Throwable cause(Throwable failure) {
     return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+  }
+
+  /**
+   * The future {@code start} returns, or one failed with what it threw: a caller that answers from
+   * the future handles a refusal found before the work started and one found later alike.
+   */
+  public static <T> CompletableFuture<T> start(Callable<CompletableFuture<T>> start) {
+    try {
+      return start.call();
+    } catch (Exception e) {
+      return CompletableFuture.failedFuture(e);
+    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.nacre.node.api;
 
+import dev.nacre.naming.api.Completions;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.Beat;
 import dev.nacre.naming.model.BeatResult;
@@ -38,30 +39,20 @@ public interface EphemeralWrites {
     return new EphemeralWrites() {
       @Override
       public CompletableFuture<Void> registerAsync(Instance instance) {
-        try {
+        return Completions.start(() -> {
           naming.registerInstance(instance); // memory only, for an ephemeral instance
           return CompletableFuture.completedFuture(null);
-        } catch (RuntimeException e) {
-          return CompletableFuture.failedFuture(e);
-        }
+        });
       }
 
       @Override
       public CompletableFuture<Void> deregisterAsync(InstanceKey key) {
-        try {
-          return naming.deregisterInstanceAsync(key, true);
-        } catch (RuntimeException e) {
-          return CompletableFuture.failedFuture(e);
-        }
+        return Completions.start(() -> naming.deregisterInstanceAsync(key, true));
       }
 
       @Override
       public CompletableFuture<BeatResult> beatAsync(Beat beat) {
-        try {
-          return CompletableFuture.completedFuture(naming.beat(beat));
-        } catch (RuntimeException e) {
-          return CompletableFuture.failedFuture(e);
-        }
+        return Completions.start(() -> CompletableFuture.completedFuture(naming.beat(beat)));
       }
 
       @Override

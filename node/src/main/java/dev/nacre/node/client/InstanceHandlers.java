@@ -1,8 +1,8 @@
 package dev.nacre.node.client;
 
-import dev.nacre.naming.api.Completions;
 import static dev.nacre.node.client.NamingRequests.unsupportedType;
 
+import dev.nacre.naming.api.Completions;
 import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.Instance;

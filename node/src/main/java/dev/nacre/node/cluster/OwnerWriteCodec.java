@@ -20,8 +20,6 @@ import java.util.concurrent.CompletionException;
 
 /** {@link OwnerWrite}s to and from the registry's types, and the owner's side: applying one. */
 final class OwnerWriteCodec {
-  private static final OwnerWriteResult OK = OwnerWriteResult.getDefaultInstance();
-
   private OwnerWriteCodec() {}
 
   static OwnerWrite register(String from, Instance instance) {
@@ -58,11 +56,12 @@ final class OwnerWriteCodec {
     CompletableFuture<OwnerWriteResult> applied;
     try {
       applied = switch (write.getWriteCase()) {
-        case REGISTER -> local.registerAsync(ephemeral(write.getRegister())).thenApply(done -> OK);
-        case DEREGISTER -> local.deregisterAsync(Records.fromProto(write.getDeregister())).thenApply(done -> OK);
+        case REGISTER -> local.registerAsync(ephemeral(write.getRegister())).thenApply(OwnerWriteCodec::done);
+        case DEREGISTER ->
+            local.deregisterAsync(Records.fromProto(write.getDeregister())).thenApply(OwnerWriteCodec::done);
         case PATCH -> {
           local.patch(Records.fromProto(write.getPatch().getId()), patchOf(write.getPatch()));
-          yield CompletableFuture.completedFuture(OK);
+          yield CompletableFuture.completedFuture(done(null));
         }
         case BEAT -> {
           BeatWrite b = write.getBeat();
@@ -86,6 +85,11 @@ final class OwnerWriteCodec {
       }
       throw new CompletionException(cause);
     });
+  }
+
+  /** A write applied: nothing to say back. */
+  private static OwnerWriteResult done(Void applied) {
+    return OwnerWriteResult.getDefaultInstance();
   }
 
   private static OwnerWriteResult refused(NamingException e) {

@@ -101,13 +101,7 @@ final class PeerService extends PeerGrpc.PeerImplBase {
   }
 
   private void apply(OwnerWrite request, StreamObserver<OwnerWriteResult> out) {
-    CompletableFuture<OwnerWriteResult> result;
-    try {
-      result = OwnerWriteCodec.applyAsync(request, localWrites);
-    } catch (RuntimeException e) {
-      result = CompletableFuture.failedFuture(e);
-    }
-    result.whenComplete((answer, error) -> {
+    Completions.start(() -> OwnerWriteCodec.applyAsync(request, localWrites)).whenComplete((answer, error) -> {
       if (error != null) {
         Throwable cause = Completions.cause(error);
         out.onError(Status.INVALID_ARGUMENT.withDescription(bounded("bad ephemeral write: " + cause)).asRuntimeException());

@@ -45,8 +45,8 @@ import org.slf4j.LoggerFactory;
  * may wait for a Raft commit) and writes the answer. A request on a route that answers through a
  * future (whose handler only starts its work) starts on the event loop and is answered from the
  * future: no worker waits for another member or for a commit. A connection has one request in
- * flight: its pipelined requests wait in order (reading pauses at {@value #MAX_QUEUED_PER_CONNECTION}), so
- * answers keep the requests' order. Counts connections against the cap and closes idle ones.
+ * flight: its pipelined requests wait in order (reading pauses at
+ * {@value #MAX_QUEUED_PER_CONNECTION}), so answers keep the requests' order. Counts connections against the cap and closes idle ones.
  * Every failure becomes a status with a message; nothing a client sends can kill the connection
  * handler or the node.
  *
@@ -59,8 +59,7 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
   private static final Logger log = LoggerFactory.getLogger(HttpDispatcher.class);
 
   private final Router router;
-  private final Function<ApiRequest, WaitKind> waits;
-  private final Map<WaitKind, ? extends ExecutorService> workers;
+  private final Function<ApiRequest, ExecutorService> workers;
   private final String self;
   private final ClientGate gate;
   private final int maxConnections;
@@ -81,14 +80,10 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     boolean busy;
   }
 
-  /**
-   * @param waits what a request's handler may wait for
-   * @param workers the pool that runs the handlers of each kind of wait
-   */
-  HttpDispatcher(Router router, Function<ApiRequest, WaitKind> waits, Map<WaitKind, ? extends ExecutorService> workers,
-      String self, ClientGate gate, HttpLimits limits) {
+  /** @param workers the pool that runs a request's handler, unless its route answers through a future */
+  HttpDispatcher(Router router, Function<ApiRequest, ExecutorService> workers, String self, ClientGate gate,
+      HttpLimits limits) {
     this.router = router;
-    this.waits = waits;
     this.maxConnectionsPerIp = limits.maxConnectionsPerIp();
     this.writesPerSecondPerIp = limits.writesPerSecondPerIp();
     this.workers = workers;
@@ -242,7 +237,7 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
       return;
     }
     try {
-      workers.get(waits.apply(apiRequest)).execute(() -> write(ctx, router.serve(apiRequest), keepAlive));
+      workers.apply(apiRequest).execute(() -> write(ctx, router.serve(apiRequest), keepAlive));
     } catch (RejectedExecutionException e) {
       write(ctx, ApiResponse.error(503, "server is overloaded or shutting down; retry later"), false);
     }

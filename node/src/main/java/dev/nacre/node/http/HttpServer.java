@@ -26,9 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The Open API's HTTP/1.1 server on Netty, within {@link HttpLimits}. Bodies over the limit are
  * answered 413 by the aggregator before any handler runs; handlers run on a bounded worker pool,
- * except those that wait only for another member and answer through a future
- * ({@link Router#addAsync}); a connection carries one request at a time, so answers keep the order
- * of pipelined requests.
+ * except those that only start their work and answer through a future ({@link Router#addAsync});
+ * a connection carries one request at a time, so answers keep the order of pipelined requests.
  */
 public final class HttpServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HttpServer.class);
@@ -68,7 +67,8 @@ public final class HttpServer implements AutoCloseable {
     workers.put(WaitKind.COMMIT, workers(name + "-http-cp-", limits.workerThreads()));
     EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory(name + "-http-accept"));
     EventLoopGroup io = new NioEventLoopGroup(2, new DefaultThreadFactory(name + "-http-io"));
-    HttpDispatcher dispatcher = new HttpDispatcher(router, waits, workers, name, gate, limits);
+    HttpDispatcher dispatcher = new HttpDispatcher(router,
+        request -> workers.get(waits.apply(request)), name, gate, limits);
     long idleNanos = limits.idleTimeout().toNanos();
     try {
       Channel channel = new ServerBootstrap()

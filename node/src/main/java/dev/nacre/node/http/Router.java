@@ -22,8 +22,8 @@ public final class Router {
   }
 
   /**
-   * Handles one request through a future, for a handler whose only wait is another member's
-   * answer: it may run on an event loop, so nothing before the future may wait.
+   * Handles one request through a future, for a handler that only starts its work (a forward to
+   * another member, a Raft write): it may run on an event loop, so nothing before the future may wait.
    */
   @FunctionalInterface
   public interface AsyncHandler {
@@ -130,18 +130,14 @@ public final class Router {
    */
   public CompletableFuture<ApiResponse> serveAsync(ApiRequest request) {
     long start = System.nanoTime();
-    CompletableFuture<ApiResponse> answer;
-    try {
+    return Completions.start(() -> {
       Optional<ApiResponse> refused = guard.refuse(request);
-      answer = refused.isPresent() ? CompletableFuture.completedFuture(refused.get())
+      return refused.isPresent() ? CompletableFuture.completedFuture(refused.get())
           : asyncRoutes.get(request.path()).get(request.method()).handle(request);
-    } catch (Exception e) {
-      answer = CompletableFuture.failedFuture(e);
-    }
-    return answer.exceptionally(e -> failed(request, Completions.cause(e))).thenApply(response -> {
-          observer.answered(request, routeName(request.path()), response, System.nanoTime() - start);
-          return response;
-        });
+    }).exceptionally(e -> failed(request, Completions.cause(e))).thenApply(response -> {
+      observer.answered(request, routeName(request.path()), response, System.nanoTime() - start);
+      return response;
+    });
   }
 
   private ApiResponse answer(ApiRequest request) {

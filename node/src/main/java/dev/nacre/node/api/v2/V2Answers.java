@@ -7,7 +7,6 @@ import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.Router;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,21 +34,16 @@ final class V2Answers {
     };
   }
 
-  /** {@link #wrap} for a route that answers through a future: a failure, now or later, is a v2 error answer. */
+  /**
+   * {@link #wrap} for a route that answers through a future: a failure, now or later, is a v2
+   * error answer.
+   */
   Router.AsyncHandler wrapAsync(Router.AsyncHandler handler) {
-    return r -> {
-      CompletableFuture<ApiResponse> answer;
-      try {
-        answer = handler.handle(r);
-      } catch (Exception e) {
-        answer = CompletableFuture.failedFuture(e);
-      }
-      return answer.exceptionally(e -> {
-        Throwable cause = Completions.cause(e);
-        Exception failure = cause instanceof Exception x ? x : new IllegalStateException(cause);
-        return error(r, V2Error.of(failure), failure);
-      });
-    };
+    return r -> Completions.start(() -> handler.handle(r)).exceptionally(e -> {
+      Throwable cause = Completions.cause(e);
+      Exception failure = cause instanceof Exception x ? x : new IllegalStateException(cause);
+      return error(r, V2Error.of(failure), failure);
+    });
   }
 
   private ApiResponse error(ApiRequest r, V2Error error, Exception cause) {
