@@ -1,7 +1,7 @@
 package dev.nacre.cluster;
 
 import dev.nacre.consensus.raft.RatisReplicatedLog;
-import dev.nacre.consensus.raft.internal.StateMachineAdapter;
+import dev.nacre.consensus.raft.internal.ForwardRpc;
 import dev.nacre.node.hooks.LinkFilter;
 import java.lang.reflect.Field;
 import java.util.List;
@@ -66,8 +66,8 @@ final class RaftLinkHooks {
     for (String name : hookNames()) {
       CodeInjectionForTesting.put(name, RaftLinkHooks::onCall);
     }
-    // A member's writes reach the leader as forwarded batches (Ratis read-only requests).
-    CodeInjectionForTesting.put(StateMachineAdapter.FORWARD_INJECTION_POINT, RaftLinkHooks::onCall);
+    // A member's writes reach the leader as forwarded batches, on a call of the Raft port of its own.
+    CodeInjectionForTesting.put(ForwardRpc.FORWARD_INJECTION_POINT, RaftLinkHooks::onCall);
     installed = true;
   }
 

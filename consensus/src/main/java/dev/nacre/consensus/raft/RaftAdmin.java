@@ -1,7 +1,6 @@
 package dev.nacre.consensus.raft;
 
 import dev.nacre.consensus.raft.internal.MembershipChange;
-import dev.nacre.consensus.raft.internal.RenewableClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -27,11 +26,11 @@ public final class RaftAdmin {
   private final RaftPeerId selfId;
   private final RaftServer server;
   /** The log's client for reads and admin requests. */
-  private final RenewableClient client;
+  private final RaftClient client;
   /** Fresh clients for a {@link MembershipChange}: one per attempt, closed after it. */
   private final Supplier<RaftClient> newClients;
 
-  RaftAdmin(RaftConfig config, RaftGroupId groupId, RaftPeerId selfId, RaftServer server, RenewableClient client,
+  RaftAdmin(RaftConfig config, RaftGroupId groupId, RaftPeerId selfId, RaftServer server, RaftClient client,
       Supplier<RaftClient> newClients) {
     this.config = config;
     this.groupId = groupId;
@@ -69,7 +68,7 @@ public final class RaftAdmin {
    */
   public long takeSnapshot() {
     try {
-      RaftClientReply reply = client.current().getSnapshotManagementApi(selfId)
+      RaftClientReply reply = client.getSnapshotManagementApi(selfId)
           .create(true, config.requestTimeout().toMillis());
       if (!reply.isSuccess()) {
         throw new ConsensusUnavailableException("[" + config.selfId() + "] the Raft member did not write a snapshot: "
@@ -93,7 +92,7 @@ public final class RaftAdmin {
       throw new IllegalArgumentException(peerId + " is not a member of the Raft group; members: " + peers.keySet());
     }
     try {
-      RaftClientReply reply = client.current().admin().transferLeadership(RaftPeerId.valueOf(peerId),
+      RaftClientReply reply = client.admin().transferLeadership(RaftPeerId.valueOf(peerId),
           config.requestTimeout().toMillis());
       if (!reply.isSuccess()) {
         throw new ConsensusUnavailableException("[" + config.selfId() + "] leadership did not move to " + peerId + ": "

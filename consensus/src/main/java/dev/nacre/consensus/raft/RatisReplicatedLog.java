@@ -5,14 +5,13 @@ import dev.nacre.consensus.raft.internal.ApplyResult;
 import dev.nacre.consensus.raft.internal.BoundedCalls;
 import dev.nacre.consensus.raft.internal.BoundedServerStop;
 import dev.nacre.consensus.raft.internal.EarlyElection;
-import dev.nacre.consensus.raft.internal.EntryCodec;
+import dev.nacre.consensus.raft.internal.ForwardRpc;
 import dev.nacre.consensus.raft.internal.ForwardedRequests;
 import dev.nacre.consensus.raft.internal.LeaderEntries;
+import dev.nacre.consensus.raft.internal.LeaderForwards;
 import dev.nacre.consensus.raft.internal.LeaderWatch;
 import dev.nacre.consensus.raft.internal.OperationBatcher;
-import dev.nacre.consensus.raft.internal.PendingForwards;
 import dev.nacre.consensus.raft.internal.RatisProperties;
-import dev.nacre.consensus.raft.internal.RenewableClient;
 import dev.nacre.consensus.raft.internal.ReadIndexBarrier;
 import dev.nacre.consensus.tls.SecretDerivedTls;
 import dev.nacre.consensus.raft.internal.StateMachineAdapter;
@@ -34,22 +33,21 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.protocol.ClientId;
-import org.apache.ratis.protocol.Message;
-import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
-import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link ReplicatedLog} on one Apache Ratis group over gRPC: a Raft server for this member, a client
- * that appends entries while this member leads and sends read barriers to it, and a client that
- * forwards writes to the leader while another member leads. Every call is bounded
+ * {@link ReplicatedLog} on one Apache Ratis group over gRPC: a Raft server for this member that
+ * takes the entries this member appends while it leads, a client that sends read barriers and admin
+ * requests, and a call on the Raft port that forwards writes to the leader while another member
+ * leads. Every call is bounded
  * by {@link RaftConfig#requestTimeout()}; callbacks of returned futures run on a thread of this
  * log, never on Ratis' apply thread.
  *
@@ -79,13 +77,9 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   private final RaftGroup group;
   private final Parameters parameters;
   /** Passes read barriers and sends admin requests. */
-  private final RenewableClient client;
-  /**
-   * Carries batches to the leader. Not {@link #client}: Ratis answers one client's requests in
-   * order, so a member that forwards to itself (it became leader while its forward was in flight)
-   * would have the forward's answer wait for the entry the forward itself is waiting for.
-   */
-  private final RenewableClient forwarder;
+  private final RaftClient client;
+  /** This member's channels to the others' Raft ports, for forwards. */
+  private final ForwardRpc forwardRpc;
   /** When {@link #status} first saw the commit index ahead of the applied one since the last apply. */
   private volatile long behindSeenNanos = Long.MIN_VALUE;
   private final AppliedIndexWaiters appliedWaiters;
@@ -101,8 +95,10 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   /** Who this member's forwarded operations come from: unique to this run of the member. */
   private final String forwardOrigin;
   private final AtomicLong forwardSequence = new AtomicLong();
-  /** Forwards in flight, committed here at once should this member become the leader. */
-  private final PendingForwards pendingForwards;
+  /** Forwards in flight, sent again to each new leader and committed here should this member lead. */
+  private final LeaderForwards leaderForwards;
+  /** Commits the batches other members forward while this member leads. */
+  private final ForwardedRequests forwarded;
   private final ReadIndexBarrier readIndex;
   private final RaftAdmin admin;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -117,10 +113,12 @@ public final class RatisReplicatedLog implements ReplicatedLog {
         .map(e -> RaftPeer.newBuilder().setId(e.getKey()).setAddress(e.getValue()).build())
         .toList();
     this.group = RaftGroup.valueOf(groupId, peers);
-    this.parameters = RatisProperties.parameters(!config.authenticated() ? null
+    GrpcTlsConfig tls = !config.authenticated() ? null
         : config.tlsFiles() != null ? config.tlsFiles().grpcTlsConfig()
-        : SecretDerivedTls.issue(config.clusterSecret(), config.selfId(), config.selfHost()).grpcTlsConfig(),
-        config.handlersOnTransportThreads());
+        : SecretDerivedTls.issue(config.clusterSecret(), config.selfId(), config.selfHost()).grpcTlsConfig();
+    this.parameters = RatisProperties.parameters(tls, config.handlersOnTransportThreads(),
+        ForwardRpc.service(config.selfId(), this::leadsNow, this::commitForwarded));
+    this.forwardRpc = new ForwardRpc(config.peers(), tls);
     this.calls = new BoundedCalls(config.selfId());
     this.batchCallbacks = Executors.newSingleThreadExecutor(daemon("nacre-raft-batch-" + config.selfId()));
     this.forwardOrigin = config.selfId() + "/" + UUID.randomUUID(); // the leader reads the peer id back
@@ -129,8 +127,9 @@ public final class RatisReplicatedLog implements ReplicatedLog {
         batchCallbacks);
     this.forwards = new OperationBatcher<>(FORWARDS_IN_FLIGHT, config.maxBatchOperations(), 0, this::forwardToLeader,
         batchCallbacks);
-    ForwardedRequests forwarded = new ForwardedRequests(entries::submit, appliedWaiters::applied, REMEMBERED_FORWARDS);
-    this.pendingForwards = new PendingForwards(forwarded, batchCallbacks);
+    this.forwarded = new ForwardedRequests(entries::submit, appliedWaiters::applied, REMEMBERED_FORWARDS);
+    this.leaderForwards = new LeaderForwards(config.selfId(), leaderWatch::current, forwardRpc, forwarded::results,
+        appliedWaiters, config.requestTimeout().toNanos(), batchCallbacks);
     this.server = RaftServer.newBuilder()
         .setServerId(selfId)
         .setGroup(group)
@@ -142,15 +141,14 @@ public final class RatisReplicatedLog implements ReplicatedLog {
         .build();
     this.leaderEntries = new LeaderEntries(server, groupId, selfId, clientIdPrefix(config.selfId()), appliedWaiters,
         forwarded, config.requestTimeout());
-    this.client = new RenewableClient(config.selfId(), "entries and reads", this::newClient);
-    this.forwarder = new RenewableClient(config.selfId(), "batches forwarded to the leader", this::newClient);
-    this.readIndex = new ReadIndexBarrier(client::current, selfId, calls, config.electionTimeoutMax().toMillis());
+    this.client = newClient();
+    this.readIndex = new ReadIndexBarrier(client, selfId, calls, config.electionTimeoutMax().toMillis());
     this.admin = new RaftAdmin(config, groupId, selfId, server, client, this::newClient);
   }
 
   /**
    * The high 64 bits of every Raft client id that the member with this peer id uses (the low 64
-   * are random, so ids stay unique across renewals). Lets a fault-injecting harness tell which
+   * are random, so every client a member makes has its own id). Lets a fault-injecting harness tell which
    * member a client request on the leader comes from; nothing else relies on it.
    */
   public static long clientIdPrefix(String peerId) {
@@ -177,6 +175,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
       log.info("[{}] starting Raft member of group {} ({}) with {}", config.selfId(), config.groupId(),
           replicatedLog.groupId, config);
       replicatedLog.server.start();
+      replicatedLog.forwardRpc.connectAll(config.selfId());
       return replicatedLog;
     } catch (IOException | RuntimeException e) {
       if (replicatedLog != null) {
@@ -218,26 +217,22 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     return leaderEntries.append(operations);
   }
 
-  /**
-   * Hands the batch to the leader as a read-only request, which Ratis serves only on the leader
-   * (redirecting and retrying through elections like a write; see {@code ForwardedRequests} for
-   * repeats), and completes once this member has applied as far as the leader had when it answered.
-   */
+  /** Late-bound, as {@link #appendEntry}. */
   private CompletableFuture<List<byte[]>> forwardToLeader(List<TrackedOperation> operations) {
-    RaftClient sender = forwarder.current();
-    Message forward = Message.valueOf(UnsafeByteOperations.unsafeWrap(EntryCodec.encodeForward(operations)));
-    return pendingForwards.track(operations, sender.async().sendReadOnlyNonLinearizable(forward)
-        .whenComplete((reply, error) -> forwarder.renewIfDisabled(sender, error))
-        .thenCompose(reply -> {
-          EntryCodec.Reply answer = EntryCodec.decodeReply(replyContent("commit", reply), operations.size());
-          return appliedWaiters.await(answer.appliedIndex()).thenApply(v -> answer.results());
-        }));
+    return leaderForwards.forward(operations);
+  }
+
+  /** Late-bound: the Raft port (and with it the forward service) is built before the leader's entries. */
+  private boolean leadsNow() {
+    return leaderEntries.leadsNow();
+  }
+
+  private CompletableFuture<byte[]> commitForwarded(List<TrackedOperation> operations) {
+    return forwarded.commit(operations);
   }
 
   private void leaderChanged(String leaderId) {
-    if (config.selfId().equals(leaderId)) {
-      pendingForwards.becameLeader();
-    }
+    leaderForwards.leaderChanged(leaderId);
   }
 
   @Override
@@ -319,7 +314,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
 
   /** Batches forwarded to the leader and not answered yet. For tests. */
   int forwardsInFlight() {
-    return pendingForwards.size();
+    return leaderForwards.inFlight();
   }
 
   /** First index still in this member's log; grows when a snapshot lets Ratis purge. For tests. */
@@ -347,8 +342,12 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     log.info("[{}] stopping Raft member", config.selfId());
     appliedWaiters.close(() -> stopped("complete"));
     calls.close(() -> stopped("complete"));
-    client.close();
-    forwarder.close();
+    try {
+      client.close();
+    } catch (IOException e) {
+      log.warn("[{}] closing the Raft client failed", config.selfId(), e);
+    }
+    forwardRpc.close();
     BoundedServerStop.close(config.selfId(), server, SERVER_CLOSE_BOUND_MS, log);
     batchCallbacks.shutdown();
   }
@@ -361,13 +360,6 @@ public final class RatisReplicatedLog implements ReplicatedLog {
       return stopped(what);
     }
     return noQuorum(what, error);
-  }
-
-  private byte[] replyContent(String what, RaftClientReply reply) {
-    if (!reply.isSuccess()) {
-      throw noQuorum(what, reply.getException());
-    }
-    return reply.getMessage().getContent().toByteArray();
   }
 
   private ConsensusUnavailableException noQuorum(String what, Throwable cause) {

@@ -12,11 +12,12 @@ import java.util.function.LongSupplier;
 
 /**
  * Operations that other members forwarded to this one as leader: commits each once, however often
- * its sender repeats it. Ratis' client repeats a forward when the connection to the leader fails or
- * a new leader is elected; the operation may by then be in flight here, or committed in an entry
+ * its sender repeats it. A member sends a forward again when an attempt fails or a new leader is
+ * elected ({@link LeaderForwards}); the operation may by then be in flight here, or committed in an entry
  * of the old leader. The first kind joins the operation in flight; for the second, every member
- * remembers the results of the forwarded operations it applied lately, and a new leader has applied
- * all entries of earlier terms before Ratis lets it serve the repeat. So a "create" repeated after
+ * remembers the results of the forwarded operations it applied lately, and a new leader appends
+ * only once it has applied all entries of earlier terms, and looks for the repeat's result again
+ * then ({@link LeaderEntries}). So a "create" repeated after
  * a leader change answers what the first attempt did instead of "already exists".
  */
 public final class ForwardedRequests {

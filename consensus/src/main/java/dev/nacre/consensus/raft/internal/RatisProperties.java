@@ -10,10 +10,12 @@ import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.grpc.GrpcTlsConfig;
+import org.apache.ratis.grpc.server.GrpcServices;
 import org.apache.ratis.proto.RaftProtos.RaftClientRequestProto.TypeCase;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.retry.RetryPolicy;
 import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.thirdparty.io.grpc.ServerServiceDefinition;
 import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 
@@ -61,23 +63,30 @@ public final class RatisProperties {
   }
 
   /**
-   * Ratis parameters (objects, not keys) for both the server and the client of this member: its
-   * services on the transport threads when {@code handlersOnTransportThreads}, and with a cluster
-   * secret, mutual TLS from {@code tls} on every channel (server, client and admin share the one
-   * Raft port); without ({@code null}), none.
+   * Ratis parameters (objects, not keys) for both the server and the client of this member: the
+   * Raft port also serves {@code forwards} (batches other members hand to the leader); its
+   * services run on the transport threads when {@code handlersOnTransportThreads}; and with a
+   * cluster secret, mutual TLS from {@code tls} on every channel (server, client and admin share
+   * the one Raft port); without ({@code null}), none.
    */
-  public static Parameters parameters(GrpcTlsConfig tls, boolean handlersOnTransportThreads) {
+  public static Parameters parameters(GrpcTlsConfig tls, boolean handlersOnTransportThreads,
+      ServerServiceDefinition forwards) {
     Parameters p = new Parameters();
-    if (handlersOnTransportThreads) {
+    GrpcConfigKeys.Server.setServicesCustomizer(p, (builder, types) -> {
+      if (types.contains(GrpcServices.Type.SERVER)) {
+        builder.addService(forwards);
+      }
+      if (!handlersOnTransportThreads) {
+        return builder;
+      }
       // Ratis' handlers hand each message from the transport thread to a pooled thread and answer
       // through futures; none of them waits on the network. Running them on the transport thread
       // saves a thread wake-up per message: 12-16% of the CPU of a replicated write (3 in-process
       // members, one writer; docs/PERFORMANCE.md). What they may wait on, a vote's metadata flush
       // or a full log queue, is the member's own disk, which every later message waits on anyway.
       // Except votes, which may wait for the member's own election round: see VoteCallsOffTransport.
-      GrpcConfigKeys.Server.setServicesCustomizer(p,
-          (builder, types) -> builder.directExecutor().callExecutor(new VoteCallsOffTransport()));
-    }
+      return builder.directExecutor().callExecutor(new VoteCallsOffTransport());
+    });
     if (tls != null) {
       // Sets the default that Ratis' server, client and admin TLS settings all fall back to.
       GrpcConfigKeys.TLS.setConf(p, tls);

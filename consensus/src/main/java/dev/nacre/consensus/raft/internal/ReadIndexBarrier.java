@@ -3,7 +3,6 @@ package dev.nacre.consensus.raft.internal;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftPeerId;
@@ -20,13 +19,12 @@ public final class ReadIndexBarrier {
   private static final Logger log = LoggerFactory.getLogger(ReadIndexBarrier.class);
   private static final long RETRY_MS = 100;
 
-  private final Supplier<RaftClient> client;
+  private final RaftClient client;
   private final RaftPeerId selfId;
   private final BoundedCalls calls;
   private final long attemptTimeoutMs;
 
-  /** {@code client} gives the current client: the log replaces one that a failed write disabled. */
-  public ReadIndexBarrier(Supplier<RaftClient> client, RaftPeerId selfId, BoundedCalls calls, long attemptTimeoutMs) {
+  public ReadIndexBarrier(RaftClient client, RaftPeerId selfId, BoundedCalls calls, long attemptTimeoutMs) {
     this.client = client;
     this.selfId = selfId;
     this.calls = calls;
@@ -43,7 +41,7 @@ public final class ReadIndexBarrier {
   private void attempt(CompletableFuture<Void> done, long deadline, Function<Throwable, RuntimeException> giveUp) {
     long remainingMs = (deadline - System.nanoTime()) / 1_000_000;
     // Unordered, so that one stuck read-index round cannot hold back the replies of later attempts.
-    client.get().async().sendReadOnlyUnordered(Message.EMPTY, selfId)
+    client.async().sendReadOnlyUnordered(Message.EMPTY, selfId)
         .orTimeout(Math.max(1, Math.min(remainingMs, attemptTimeoutMs)), TimeUnit.MILLISECONDS)
         .whenComplete((reply, error) -> {
           if (error == null && reply.isSuccess()) {

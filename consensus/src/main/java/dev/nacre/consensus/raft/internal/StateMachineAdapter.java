@@ -20,7 +20,6 @@ import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
-import org.apache.ratis.util.CodeInjectionForTesting;
 import org.apache.ratis.util.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,13 +31,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class StateMachineAdapter extends BaseStateMachine {
   private static final Logger log = LoggerFactory.getLogger(StateMachineAdapter.class);
-  /**
-   * Where a test harness may cut or delay a forward on the leader, through Ratis'
-   * {@link CodeInjectionForTesting} (local: this member's id; remote: the sender's
-   * {@link RaftPeerId}). Nothing listens in production.
-   */
-  public static final String FORWARD_INJECTION_POINT = "nacre.StateMachineAdapter.forwardedBatch";
-
   private final String selfId;
   private final ReplicatedStateMachine delegate;
   private final CheckpointSnapshotStorage storage;
@@ -46,7 +38,7 @@ public final class StateMachineAdapter extends BaseStateMachine {
   private final LeaderWatch leaderWatch;
   private final ForwardedRequests forwarded;
 
-  /** @param forwarded commits the batches other members forward to this one as leader; see {@link #query} */
+  /** @param forwarded told the results of the forwarded operations of every entry applied here */
   public StateMachineAdapter(String selfId, ReplicatedStateMachine delegate, AppliedIndexWaiters appliedWaiters,
       LeaderWatch leaderWatch, ForwardedRequests forwarded) {
     this.selfId = selfId;
@@ -172,30 +164,12 @@ public final class StateMachineAdapter extends BaseStateMachine {
 
   @Override
   public CompletableFuture<Message> query(Message request) {
-    byte[] content = request.getContent().toByteArray();
-    if (content.length == 0) {
-      // A read barrier only needs Ratis to wait for the read index; the caller reads local state.
-      return CompletableFuture.completedFuture(Message.EMPTY);
+    if (!request.getContent().isEmpty()) {
+      return CompletableFuture.failedFuture(new IllegalArgumentException("unexpected read-only request of "
+          + request.getContent().size() + " bytes; do the members run different versions?"));
     }
-    // A batch forwarded by a member that does not lead, sent as a read-only request because Ratis
-    // answers those on the leader only (and redirects the sender to it) without a log entry of
-    // their own: the leader commits its operations together with everyone else's.
-    return EntryCodec.decodeForward(content)
-        .map(operations -> {
-          // Ratis' own fault-injection points see writes and appends but no read-only request.
-          CodeInjectionForTesting.execute(FORWARD_INJECTION_POINT, selfId, senderOf(operations));
-          return forwarded.commit(operations)
-              .thenApply(reply -> Message.valueOf(UnsafeByteOperations.unsafeWrap(reply)));
-        })
-        .orElseGet(() -> CompletableFuture.failedFuture(new IllegalArgumentException(
-            "unreadable read-only request of " + content.length + " bytes; do the members run different versions?")));
-  }
-
-  /** The Raft peer id of the member that forwarded {@code operations} (its origin is "peerId/run"). */
-  private static RaftPeerId senderOf(List<TrackedOperation> operations) {
-    String origin = operations.isEmpty() ? "" : operations.get(0).origin();
-    int slash = origin.indexOf('/');
-    return slash <= 0 ? null : RaftPeerId.valueOf(origin.substring(0, slash));
+    // A read barrier only needs Ratis to wait for the read index; the caller reads local state.
+    return CompletableFuture.completedFuture(Message.EMPTY);
   }
 
   @Override
