@@ -16,6 +16,7 @@ import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.grpc.GrpcUtil;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.thirdparty.io.grpc.CallOptions;
+import org.apache.ratis.thirdparty.io.grpc.ConnectivityState;
 import org.apache.ratis.thirdparty.io.grpc.ManagedChannel;
 import org.apache.ratis.thirdparty.io.grpc.MethodDescriptor;
 import org.apache.ratis.thirdparty.io.grpc.ServerServiceDefinition;
@@ -122,8 +123,17 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
   public CompletableFuture<byte[]> send(String memberId, byte[] forward, long timeoutNanos) {
     CompletableFuture<byte[]> reply = new CompletableFuture<>();
     try {
-      ClientCalls.asyncUnaryCall(channel(memberId).newCall(FORWARD,
-          CallOptions.DEFAULT.withDeadlineAfter(timeoutNanos, TimeUnit.NANOSECONDS)), forward, new StreamObserver<>() {
+      ManagedChannel channel = channel(memberId);
+      if (channel.getState(false) != ConnectivityState.READY) {
+        // gRPC waits out a reconnect backoff, which grows to minutes while a member is down, before
+        // it connects again; the member named leader now is up, or another leader comes soon.
+        channel.resetConnectBackoff();
+      }
+      // Waits for the connection instead of failing at once while it is being made; a new leader
+      // gets the batch anyway (LeaderForwards), and the deadline bounds the wait.
+      CallOptions options = CallOptions.DEFAULT.withWaitForReady()
+          .withDeadlineAfter(timeoutNanos, TimeUnit.NANOSECONDS);
+      ClientCalls.asyncUnaryCall(channel.newCall(FORWARD, options), forward, new StreamObserver<>() {
             @Override
             public void onNext(byte[] value) {
               reply.complete(value);
