@@ -175,7 +175,6 @@ public final class RatisReplicatedLog implements ReplicatedLog {
       log.info("[{}] starting Raft member of group {} ({}) with {}", config.selfId(), config.groupId(),
           replicatedLog.groupId, config);
       replicatedLog.server.start();
-      replicatedLog.forwardRpc.connectAll(config.selfId());
       return replicatedLog;
     } catch (IOException | RuntimeException e) {
       if (replicatedLog != null) {

@@ -155,11 +155,6 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
     return reply;
   }
 
-  /** Connects to every other member now, so that the first forward after an election finds a channel open. */
-  public void connectAll(String selfId) {
-    addresses.keySet().stream().filter(id -> !id.equals(selfId)).forEach(id -> channel(id).getState(true));
-  }
-
   private ManagedChannel channel(String memberId) {
     if (closed) {
       throw new IllegalStateException("this member's forward channels are closed");
