@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * future (whose handler only starts its work) starts on the event loop and is answered from the
  * future: no worker waits for another member or for a commit. A connection has one request in
  * flight: its pipelined requests wait in order (reading pauses at
- * {@value #MAX_QUEUED_PER_CONNECTION}), so answers keep the requests' order. Counts connections against the cap and closes idle ones.
+ * {@value #MAX_QUEUED_PER_CONNECTION}), so answers keep the requests' order. Counts connections
+ * against the cap and closes idle ones.
  * Every failure becomes a status with a message; nothing a client sends can kill the connection
  * handler or the node.
  *

@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -56,7 +57,7 @@ public final class LeaderForwards {
     /** Where the latest attempt went (null: none yet, or no leader known). */
     volatile String sentTo;
     /** Only the latest attempt's failure schedules a retry, so that attempts never multiply. */
-    volatile int attempt;
+    final AtomicInteger attempts = new AtomicInteger();
 
     Forward(List<TrackedOperation> operations) {
       this.operations = operations;
@@ -122,10 +123,7 @@ public final class LeaderForwards {
       f.result.completeExceptionally(new TimeoutException("no leader answered the forwarded batch in time"));
       return;
     }
-    int attempt;
-    synchronized (f) {
-      attempt = ++f.attempt;
-    }
+    int attempt = f.attempts.incrementAndGet();
     String to = leader.get().orElse(null);
     f.sentTo = to;
     if (to == null) {
@@ -166,9 +164,9 @@ public final class LeaderForwards {
   }
 
   private void retryLater(Forward f, int attempt) {
-    if (f.attempt == attempt && !f.result.isDone()) {
+    if (f.attempts.get() == attempt && !f.result.isDone()) {
       retries.execute(() -> {
-        if (f.attempt == attempt) {
+        if (f.attempts.get() == attempt) {
           send(f);
         }
       });

@@ -84,7 +84,8 @@ class LeaderForwardsTest {
     sent.get(1).reply().complete(reply(0, (byte) 5));
     assertThat(result.join()).extracting(ApplyResult::decode).containsExactly(new byte[] {5});
     sent.get(0).reply().complete(reply(0, (byte) 9));
-    assertThat(result.join()).extracting(ApplyResult::decode).as("the first answer stays").containsExactly(new byte[] {5});
+    assertThat(result.join()).extracting(ApplyResult::decode).as("the first answer stays")
+        .containsExactly(new byte[] {5});
 
     forwards.leaderChanged("n1");
     assertThat(sent).as("an answered batch is not sent again").hasSize(2);
