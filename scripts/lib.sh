@@ -66,8 +66,12 @@ nacre_cds_opts_for_node() {
 # run took 1.7x the ephemeral and query rates (docs/PERFORMANCE.md). CompileThresholdScaling=0.1
 # compiles a method after a tenth of the usual calls: C1 is cheap, and a fresh or restarted node
 # reached its speed within its first few hundred requests instead of thousands (1.3-1.8x the
-# first rounds' rates). Set NACRE_JIT_OPTS= (empty) to get the JVM's default tiered compilation back.
-nacre_jit_opts=${NACRE_JIT_OPTS--XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.1}
+# first rounds' rates). One compiler thread, not the two the JVM picks for 2 cores: a start spends
+# about half its CPU compiling, and the JVM drops a queued method that stopped running before its
+# turn (start-up code); a restarted node compiled a fifth fewer methods by the time it was ready,
+# in half the compile time, and took 0.85x the CPU and the time (docs/PERFORMANCE.md).
+# Set NACRE_JIT_OPTS= (empty) to get the JVM's default back.
+nacre_jit_opts=${NACRE_JIT_OPTS--XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.1 -XX:CICompilerCount=1}
 
 # Native libraries (RocksDB, Ratis' Netty) from the build's native/ folder (node/pom.xml): without
 # it each start unpacks them (about 18 MB) into the temp folder.

@@ -93,8 +93,9 @@ final class NacreProcessCluster implements AutoCloseable {
     List<String> command = List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m",
-        // C1 only, as scripts/lib.sh: four JVMs share two cores here.
+        // C1 only, on one compiler thread, as scripts/lib.sh: four JVMs share two cores here.
         "-XX:TieredStopAtLevel=1",
+        "-XX:CICompilerCount=1",
         "-Djava.io.tmpdir=" + dir.resolve("tmp"),
         "-Dnacre.logs.dir=" + dir.resolve("logs"),
         "-jar", jar.toString(),

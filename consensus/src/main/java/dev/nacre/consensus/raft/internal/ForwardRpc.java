@@ -146,7 +146,9 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
 
             @Override
             public void onCompleted() {
-              reply.completeExceptionally(new IllegalStateException("the leader closed the forward without an answer"));
+              if (!reply.isDone()) { // after every answer: only a close without one builds the error
+                reply.completeExceptionally(new IllegalStateException("the leader closed the forward without an answer"));
+              }
             }
           });
     } catch (RuntimeException e) {
