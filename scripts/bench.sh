@@ -141,7 +141,8 @@ bench visibility --nodes "$u3" --count "$VIS" --series "3 nodes, default flush 2
 cp_series 3 "$u3"
 bench failover --nodes "$u3" --script "$nacre_root/scripts/cluster.sh" --dir "$d3" --rounds "$ROUNDS" --series "3 nodes" --out "$results"
 bench restart --nodes "$u3" --script "$nacre_root/scripts/cluster.sh" --dir "$d3" --rounds "$ROUNDS" --series "3 nodes, few instances" --out "$results"
-# Issue 10 asks for the restart under churn too: 12 writers (a quarter persistent) on nodes 1 and 2.
+# Issue 10 asks for the restart under churn too: 12 writers (a quarter persistent) on nodes 1 and 2,
+# from 10 s before the first kill.
 bench restart --nodes "$u3" --script "$nacre_root/scripts/cluster.sh" --dir "$d3" --rounds "$ROUNDS" --churn 12 \
   --series "3 nodes, few instances, under churn" --out "$results"
 bench restart --nodes "$u3" --script "$nacre_root/scripts/cluster.sh" --dir "$d3" --rounds "$ROUNDS" \

@@ -69,7 +69,7 @@ nacre_cds_opts_for_node() {
 # first rounds' rates). One compiler thread, not the two the JVM picks for 2 cores: a start spends
 # about half its CPU compiling, and the JVM drops a queued method that stopped running before its
 # turn (start-up code); a restarted node compiled a fifth fewer methods by the time it was ready,
-# in half the compile time, and took 0.85x the CPU and the time (docs/PERFORMANCE.md).
+# in half the compile time, and took about 0.86x the CPU and the time (docs/PERFORMANCE.md).
 # Set NACRE_JIT_OPTS= (empty) to get the JVM's default back.
 nacre_jit_opts=${NACRE_JIT_OPTS--XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.1 -XX:CICompilerCount=1}
 

@@ -147,7 +147,8 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
             @Override
             public void onCompleted() {
               if (!reply.isDone()) { // after every answer: only a close without one builds the error
-                reply.completeExceptionally(new IllegalStateException("the leader closed the forward without an answer"));
+                reply.completeExceptionally(
+                    new IllegalStateException("the leader closed the forward without an answer"));
               }
             }
           });
