@@ -118,7 +118,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
         : SecretDerivedTls.issue(config.clusterSecret(), config.selfId(), config.selfHost()).grpcTlsConfig();
     this.parameters = RatisProperties.parameters(tls, config.handlersOnTransportThreads(),
         ForwardRpc.service(config.selfId(), this::leadsNow, this::commitForwarded));
-    this.forwardRpc = new ForwardRpc(config.peers(), tls);
+    this.forwardRpc = new ForwardRpc(this::raftAddressOf, tls);
     this.calls = new BoundedCalls(config.selfId());
     this.batchCallbacks = Executors.newSingleThreadExecutor(daemon("nacre-raft-batch-" + config.selfId()));
     this.forwardOrigin = config.selfId() + "/" + UUID.randomUUID(); // the leader reads the peer id back
@@ -219,6 +219,22 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   /** Late-bound, as {@link #appendEntry}. */
   private CompletableFuture<List<byte[]>> forwardToLeader(List<TrackedOperation> operations) {
     return leaderForwards.forward(operations);
+  }
+
+  /**
+   * A member's Raft address as the group's configuration lists it now, so that a member added
+   * since this one started is reached too (it may lead); the start-up list while none is known.
+   */
+  private String raftAddressOf(String memberId) {
+    try {
+      String current = admin.currentPeers().get(memberId);
+      if (current != null) {
+        return current;
+      }
+    } catch (ConsensusUnavailableException e) {
+      // not running yet or any more: the start-up list, as before the first configuration
+    }
+    return config.peers().get(memberId);
   }
 
   /** Late-bound: the Raft port (and with it the forward service) is built before the leader's entries. */

@@ -124,6 +124,11 @@ final class TestCluster implements AutoCloseable {
     return ids.get(i);
   }
 
+  /** Every member's Raft address by peer id, in index order. */
+  Map<String, String> peers() {
+    return new LinkedHashMap<>(peers);
+  }
+
   /** Every member's Raft peer id, by index. */
   List<String> ids() {
     return List.copyOf(ids);

@@ -67,17 +67,18 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
       .setResponseMarshaller(BYTES)
       .build();
 
-  private final Map<String, String> addresses;
+  private final Function<String, String> addressOf;
   private final GrpcTlsConfig tls;
   private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   /**
-   * @param addresses each member's Raft address ({@code host:port}) by id
+   * @param addressOf a member's Raft address ({@code host:port}) by id, null for none; asked when
+   *     this member first forwards to it, so it must know members added since the start
    * @param tls this member's Raft TLS, null for plaintext
    */
-  public ForwardRpc(Map<String, String> addresses, GrpcTlsConfig tls) {
-    this.addresses = Map.copyOf(addresses);
+  public ForwardRpc(Function<String, String> addressOf, GrpcTlsConfig tls) {
+    this.addressOf = addressOf;
     this.tls = tls;
   }
 
@@ -166,9 +167,9 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
   }
 
   private ManagedChannel open(String memberId) {
-    String address = addresses.get(memberId);
+    String address = addressOf.apply(memberId);
     if (address == null) {
-      throw new IllegalArgumentException("no Raft address for member " + memberId);
+      throw new IllegalArgumentException("no Raft address for member " + memberId + " in the group's configuration");
     }
     NettyChannelBuilder builder = NettyChannelBuilder.forTarget(address).directExecutor().disableRetry();
     if (tls == null) {

@@ -27,7 +27,7 @@ class ForwardRpcTest {
   private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
   private final AtomicBoolean leads = new AtomicBoolean(true);
   private final int port = freePort();
-  private final ForwardRpc rpc = new ForwardRpc(Map.of("n1", "127.0.0.1:" + port), null);
+  private final ForwardRpc rpc = new ForwardRpc(Map.of("n1", "127.0.0.1:" + port)::get, null);
   private Server leader;
 
   @AfterEach
