@@ -380,12 +380,23 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   private ConsensusUnavailableException noQuorum(String what, Throwable cause) {
     String leader = closed.get() ? "unknown, member stopped" : status().leaderId();
     leader = leader.isEmpty() ? "none" : leader;
+    int members = currentMemberCount();
     return new ConsensusUnavailableException("[" + config.selfId() + "] the Raft group has no quorum: could not "
-        + what + " within " + config.requestTimeout().toMillis() + " ms; " + config.quorumSize() + " of "
-        + config.peers().size() + " members must be up (leader: " + leader + "). Bring members back up"
+        + what + " within " + config.requestTimeout().toMillis() + " ms; " + (members / 2 + 1) + " of "
+        + members + " members must be up (leader: " + leader + "). Bring members back up"
         + ("commit".equals(what) ? "; the write may still be applied once the group recovers, so retry"
             + " idempotently" : "")
         + (cause == null ? "" : " (" + cause + ")"), cause);
+  }
+
+  /** How many voting members the group has now (membership changes move it), else the start-up count. */
+  private int currentMemberCount() {
+    try {
+      int current = admin.currentPeers().size();
+      return current > 0 ? current : config.peers().size();
+    } catch (RuntimeException e) { // stopped or not started: an error message must not fail itself
+      return config.peers().size();
+    }
   }
 
   private ConsensusUnavailableException stopped(String what) {

@@ -1,6 +1,7 @@
 package dev.nacre.consensus.raft;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A member added to a running group may come to lead: the members that started before it, whose
- * configured peers do not list it, must still reach it with the writes they forward.
+ * configured peers do not list it, must still reach it with the writes they forward, and count it
+ * when they say how many members a quorum needs.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class GrownGroupForwardTest {
@@ -42,6 +44,13 @@ class GrownGroupForwardTest {
         assertThat(cluster.machine(i).get("through-" + i)).as("member %d applied its own write", i).contains("v");
       }
       assertThat(cluster.machine(3).get("through-0")).contains("v");
+
+      // Two of four members down: no quorum, and the refusal counts the members the group has now.
+      cluster.stop(1);
+      cluster.stop(2);
+      assertThatThrownBy(() -> cluster.log(0).submit(KvStateMachine.put("no-quorum", "v")).get(20, TimeUnit.SECONDS))
+          .hasRootCauseInstanceOf(ConsensusUnavailableException.class)
+          .rootCause().hasMessageContaining("3 of 4 members must be up");
     }
   }
 }
