@@ -78,6 +78,11 @@ final class Churn implements AutoCloseable {
     }
   }
 
+  /** Operations sent so far. */
+  long operations() {
+    return ops.get();
+  }
+
   /** Operations sent so far, and how many of them failed. */
   String summary() {
     return ops.get() + " churn operations (" + failed.get() + " failed)";

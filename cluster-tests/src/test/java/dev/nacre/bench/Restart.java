@@ -1,5 +1,7 @@
 package dev.nacre.bench;
 
+import static org.awaitility.Awaitility.await;
+
 import com.alibaba.nacos.api.PropertyKeyConst;
 import com.alibaba.nacos.api.exception.NacosException;
 import com.alibaba.nacos.api.naming.NamingFactory;
@@ -9,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -70,7 +73,10 @@ final class Restart {
         churn = new Churn(http, nodes.subList(0, restarted), churnWriters).start(new CpWrites(http, "churn"));
         // As in issue 10's scenario (the kill 10 s into the churn): the first round then restarts
         // a node beside a steady load, not beside the load's own start on every JVM.
-        TimeUnit.NANOSECONDS.sleep(CHURN_BEFORE_KILL_NANOS);
+        Churn running = churn;
+        long steadyAt = System.nanoTime() + CHURN_BEFORE_KILL_NANOS;
+        await().atMost(Duration.ofNanos(CHURN_BEFORE_KILL_NANOS).plusSeconds(20)).pollInterval(Duration.ofMillis(100))
+            .until(() -> System.nanoTime() >= steadyAt && running.operations() > 0);
       }
       Counts slack = churn == null ? new Counts(0, 0) : new Counts(churn.persistentWriters(), churn.ephemeralWriters());
       Histogram ready = Results.newHistogram();

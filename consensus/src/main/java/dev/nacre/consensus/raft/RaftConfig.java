@@ -166,7 +166,12 @@ public record RaftConfig(
 
   /** Members needed for a quorum. */
   public int quorumSize() {
-    return peers.size() / 2 + 1;
+    return quorumOf(peers.size());
+  }
+
+  /** How many of {@code members} voting members make a majority. */
+  public static int quorumOf(int members) {
+    return members / 2 + 1;
   }
 
   private static int parsePort(String id, String address) {

@@ -382,7 +382,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     leader = leader.isEmpty() ? "none" : leader;
     int members = currentMemberCount();
     return new ConsensusUnavailableException("[" + config.selfId() + "] the Raft group has no quorum: could not "
-        + what + " within " + config.requestTimeout().toMillis() + " ms; " + (members / 2 + 1) + " of "
+        + what + " within " + config.requestTimeout().toMillis() + " ms; " + RaftConfig.quorumOf(members) + " of "
         + members + " members must be up (leader: " + leader + "). Bring members back up"
         + ("commit".equals(what) ? "; the write may still be applied once the group recovers, so retry"
             + " idempotently" : "")
