@@ -18,21 +18,24 @@ nacre_ensure_built() {
   if [ -z "${NACRE_CDS_TRAINING:-}" ] && [ -z "$(nacre_cds_opts)" ]; then nacre_write_cds_archive; fi
 }
 
-# Class data sharing: the classes a node loads while it starts, parsed and verified once and
-# mapped by every later start, which then takes about a third less CPU. Nodes use the archive when
-# it is newer than the jar (a rebuild makes it stale).
+# Class data sharing: the classes a node loads while it starts, parsed, verified and laid out once
+# in one archive that every later start maps, which then takes about a third less CPU. Nodes use
+# the archive when it is newer than the jar (a rebuild makes it stale).
 nacre_cds_archive="${nacre_jar%.jar}.jsa"
 nacre_cds_opts() {
   if [ -f "$nacre_cds_archive" ] && [ "$nacre_cds_archive" -nt "$nacre_jar" ]; then
-    echo "-XX:SharedArchiveFile=$nacre_cds_archive -Xlog:cds=off -Xlog:cds+dynamic=off"
+    echo "-XX:SharedArchiveFile=$nacre_cds_archive -Xlog:cds=off"
   fi
 }
 
 # Writes the archive right after a build, so that the first start of a cluster and a node
 # restarted after a crash use it too: `cluster.sh` starts a 3-node cluster on loopback in a
-# temporary folder, waits for a leader and stops it (about 15 s); node 1 writes the classes it
-# loaded when it exits (NACRE_CDS_TRAINING). A failure costs only speed: nodes then start without
-# the archive.
+# temporary folder, waits for a leader and stops it (about 15 s); each node lists the classes it
+# loads (NACRE_CDS_TRAINING), and the JDK's and Nacre's classes of all three lists (a leader's and
+# followers') go into one static archive (about 10 s more). One static archive rather than the
+# JDK's own plus a dynamic one written at exit: it holds picocli's classes too (Java 5 class files,
+# which a dynamic archive skips), and a restart took about 0.96x the time, a 3-node start 0.93x
+# (docs/PERFORMANCE.md). A failure costs only speed: nodes then start without the archive.
 nacre_write_cds_archive() {
   local work base ok=true
   work=$(mktemp -d "${TMPDIR:-/tmp}/nacre-cds.XXXXXX")
@@ -40,9 +43,15 @@ nacre_write_cds_archive() {
   # two builds at once do not collide.
   base=$((21000 + 100 * (RANDOM % 80)))
   echo "Writing the class data archive (a 3-node cluster starts and stops on ports $base..$((base + 1021)))..." >&2
-  NACRE_CDS_TRAINING="$work/node.jsa" "$nacre_root/scripts/cluster.sh" start 3 --dir "$work/cluster" \
+  NACRE_CDS_TRAINING="$work" "$nacre_root/scripts/cluster.sh" start 3 --dir "$work/cluster" \
     --base-port "$base" > "$work/start.out" 2>&1 || ok=false
   "$nacre_root/scripts/cluster.sh" stop --dir "$work/cluster" >> "$work/start.out" 2>&1 || ok=false
+  # Each class once, in the order first loaded.
+  $ok && cat "$work"/node-*.classes 2>/dev/null | awk '!seen[$0]++' > "$work/classes" || ok=false
+  # The dump runs with the nodes' heap size, so that the archived objects map without relocation.
+  # shellcheck disable=SC2086
+  $ok && [ -s "$work/classes" ] && java ${JAVA_OPTS:--Xmx512m} -Xshare:dump -XX:SharedClassListFile="$work/classes" \
+    -XX:SharedArchiveFile="$work/node.jsa" $nacre_native_opts -cp "$nacre_jar" > "$work/dump.out" 2>&1 || ok=false
   if $ok && [ -s "$work/node.jsa" ]; then
     mv "$work/node.jsa" "$nacre_cds_archive"
     rm -rf "$work"
@@ -52,12 +61,12 @@ nacre_write_cds_archive() {
 }
 
 # What a node starts with for class data sharing: the archive, or, while the archive is written
-# (NACRE_CDS_TRAINING), node 1 writes it on exit and the others use none.
+# (NACRE_CDS_TRAINING, a folder), none, and each node lists the classes it loads.
 nacre_cds_opts_for_node() {
   if [ -z "${NACRE_CDS_TRAINING:-}" ]; then
     nacre_cds_opts
-  elif [ "$1" = 1 ]; then
-    echo "-XX:ArchiveClassesAtExit=$NACRE_CDS_TRAINING -Xlog:cds=off -Xlog:cds+dynamic=off"
+  else
+    echo "-XX:DumpLoadedClassList=$NACRE_CDS_TRAINING/node-$1.classes"
   fi
 }
 
