@@ -266,7 +266,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     try {
       return leaderWatch.await(timeout).orElseThrow(() -> new ConsensusUnavailableException(
           "[" + config.selfId() + "] no Raft leader elected within " + timeout.toMillis() + " ms; "
-              + config.quorumSize() + " of " + config.peers().size() + " members must be up and reachable"));
+              + membersNeeded() + " and reachable"));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ConsensusUnavailableException("[" + config.selfId() + "] interrupted while waiting for a leader", e);
@@ -380,13 +380,18 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   private ConsensusUnavailableException noQuorum(String what, Throwable cause) {
     String leader = closed.get() ? "unknown, member stopped" : status().leaderId();
     leader = leader.isEmpty() ? "none" : leader;
-    int members = currentMemberCount();
     return new ConsensusUnavailableException("[" + config.selfId() + "] the Raft group has no quorum: could not "
-        + what + " within " + config.requestTimeout().toMillis() + " ms; " + RaftConfig.quorumOf(members) + " of "
-        + members + " members must be up (leader: " + leader + "). Bring members back up"
+        + what + " within " + config.requestTimeout().toMillis() + " ms; " + membersNeeded()
+        + " (leader: " + leader + "). Bring members back up"
         + ("commit".equals(what) ? "; the write may still be applied once the group recovers, so retry"
             + " idempotently" : "")
         + (cause == null ? "" : " (" + cause + ")"), cause);
+  }
+
+  /** "Q of N members must be up", counting the members the group has now. */
+  private String membersNeeded() {
+    int members = currentMemberCount();
+    return RaftConfig.quorumOf(members) + " of " + members + " members must be up";
   }
 
   /** How many voting members the group has now (membership changes move it), else the start-up count. */
