@@ -87,14 +87,14 @@ class ConsoleFilesTest {
       "/nacos/../../../../etc/passwd",
       "/nacos/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
       "/nacos/..%2f..%2f..%2fetc%2fpasswd",
-      "/nacos/console.js/../../logback.xml",
-      "/nacos/..\\..\\logback.xml",
+      "/nacos/console.js/../../logback-test.xml",
+      "/nacos/..\\..\\logback-test.xml",
       "/nacos/./console.js",
       "/nacos//console.js",
-      "/nacos/logback.xml",
+      "/nacos/logback-test.xml",
       "/nacos/ConsoleFiles.class",
       "/dev/nacre/node/console/console.js",
-      "/logback.xml"})
+      "/logback-test.xml"})
   void noOtherPathReachesAFile(String path) {
     Answer a = get(path);
     assertThat(a.status()).as("GET %s", path).isEqualTo(404);
