@@ -29,23 +29,30 @@ import org.slf4j.Logger;
 public final class NodeLogConfigurator extends ContextAwareBase implements Configurator {
   private static final String[] CONFIGURATION_FILES = {"logback-test.xml", "logback.xml"};
 
+  private final boolean fileNamed;
   private final Predicate<String> onClassPath;
   private final String logsDir;
 
   public NodeLogConfigurator() {
-    this(name -> NodeLogConfigurator.class.getClassLoader().getResource(name) != null,
-        System.getProperty("logback.configurationFile") == null ? System.getProperty("nacre.logs.dir", "logs") : null);
+    this(System.getProperty("logback.configurationFile") != null,
+        name -> NodeLogConfigurator.class.getClassLoader().getResource(name) != null,
+        System.getProperty("nacre.logs.dir", "logs"));
   }
 
-  /** @param logsDir the log file's folder; null when a configuration file was named */
-  NodeLogConfigurator(Predicate<String> onClassPath, String logsDir) {
+  /**
+   * @param fileNamed whether a configuration file was given ({@code -Dlogback.configurationFile})
+   * @param onClassPath whether a resource of that name is on the class path
+   * @param logsDir the log file's folder
+   */
+  NodeLogConfigurator(boolean fileNamed, Predicate<String> onClassPath, String logsDir) {
+    this.fileNamed = fileNamed;
     this.onClassPath = onClassPath;
     this.logsDir = logsDir;
   }
 
   @Override
   public ExecutionStatus configure(LoggerContext context) {
-    if (logsDir == null) {
+    if (fileNamed) {
       return ExecutionStatus.INVOKE_NEXT_IF_ANY;
     }
     for (String file : CONFIGURATION_FILES) {

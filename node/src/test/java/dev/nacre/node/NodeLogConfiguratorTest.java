@@ -28,7 +28,7 @@ class NodeLogConfiguratorTest {
   void withoutAConfigurationFileLogsToTheConsoleAndABoundedRollingFile(@TempDir Path logs) throws Exception {
     LoggerContext context = new LoggerContext();
     context.setMDCAdapter(new LogbackMDCAdapter()); // as logback's own start gives its context
-    NodeLogConfigurator configurator = new NodeLogConfigurator(name -> false, logs.toString());
+    NodeLogConfigurator configurator = new NodeLogConfigurator(false, name -> false, logs.toString());
     configurator.setContext(context);
 
     assertThat(configurator.configure(context)).isEqualTo(ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY);
@@ -55,7 +55,7 @@ class NodeLogConfiguratorTest {
   void aConfigurationFileOnTheClassPathWins(@TempDir Path logs) {
     for (String file : new String[] {"logback.xml", "logback-test.xml"}) {
       LoggerContext context = new LoggerContext();
-      NodeLogConfigurator configurator = new NodeLogConfigurator(file::equals, logs.toString());
+      NodeLogConfigurator configurator = new NodeLogConfigurator(false, file::equals, logs.toString());
       configurator.setContext(context);
 
       assertThat(configurator.configure(context)).as(file).isEqualTo(ExecutionStatus.INVOKE_NEXT_IF_ANY);
@@ -64,9 +64,9 @@ class NodeLogConfiguratorTest {
   }
 
   @Test
-  void aNamedConfigurationFileWins() {
+  void aNamedConfigurationFileWins(@TempDir Path logs) {
     LoggerContext context = new LoggerContext();
-    NodeLogConfigurator configurator = new NodeLogConfigurator(name -> false, null);
+    NodeLogConfigurator configurator = new NodeLogConfigurator(true, name -> false, logs.toString());
     configurator.setContext(context);
 
     assertThat(configurator.configure(context)).isEqualTo(ExecutionStatus.INVOKE_NEXT_IF_ANY);
