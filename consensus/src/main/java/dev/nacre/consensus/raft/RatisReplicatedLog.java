@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -226,15 +227,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
    * since this one started is reached too (it may lead); the start-up list while none is known.
    */
   private String raftAddressOf(String memberId) {
-    try {
-      String current = admin.currentPeers().get(memberId);
-      if (current != null) {
-        return current;
-      }
-    } catch (ConsensusUnavailableException e) {
-      // not running yet or any more: the start-up list, as before the first configuration
-    }
-    return config.peers().get(memberId);
+    return currentPeers().getOrDefault(memberId, config.peers().get(memberId));
   }
 
   /** Late-bound: the Raft port (and with it the forward service) is built before the leader's entries. */
@@ -390,17 +383,20 @@ public final class RatisReplicatedLog implements ReplicatedLog {
 
   /** "Q of N members must be up", counting the members the group has now. */
   private String membersNeeded() {
-    int members = currentMemberCount();
+    int members = currentPeers().size();
     return RaftConfig.quorumOf(members) + " of " + members + " members must be up";
   }
 
-  /** How many voting members the group has now (membership changes move it), else the start-up count. */
-  private int currentMemberCount() {
+  /**
+   * The group's voting members now (membership changes move them), by peer id; the start-up list
+   * while this member does not run (before its start, after its stop).
+   */
+  private Map<String, String> currentPeers() {
     try {
-      int current = admin.currentPeers().size();
-      return current > 0 ? current : config.peers().size();
-    } catch (RuntimeException e) { // stopped or not started: an error message must not fail itself
-      return config.peers().size();
+      Map<String, String> current = admin.currentPeers();
+      return current.isEmpty() ? config.peers() : current;
+    } catch (RuntimeException e) { // an error message built from this must not fail itself
+      return config.peers();
     }
   }
 
