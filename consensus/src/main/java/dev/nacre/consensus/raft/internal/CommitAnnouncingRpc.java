@@ -1,5 +1,6 @@
 package dev.nacre.consensus.raft.internal;
 
+import java.util.concurrent.TimeUnit;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.grpc.GrpcFactory;
 import org.apache.ratis.grpc.server.GrpcLogAppender;
@@ -14,6 +15,7 @@ import org.apache.ratis.server.leader.LeaderState;
 import org.apache.ratis.server.leader.LogAppender;
 import org.apache.ratis.server.raftlog.RaftLog;
 import org.apache.ratis.server.raftlog.RaftLogIOException;
+import org.apache.ratis.util.TimeDuration;
 
 /**
  * Ratis' gRPC transport, except that the leader tells an idle follower of a new commit index at
@@ -29,6 +31,9 @@ import org.apache.ratis.server.raftlog.RaftLogIOException;
  * transport by class name ({@link RpcType#valueOf}), hence the public no-argument constructor.
  *
  * <p>A vote request first ends its channel's reconnect backoff ({@link ReconnectingVoteServices}).
+ *
+ * <p>A follower that has not answered for a minimum election timeout gets at most one request per
+ * heartbeat interval (a member that is down, or cut off), instead of one per wake-up of its appender.
  *
  * <p>It also caps the commit index of a request that names no previous entry (the follower's next
  * index is 0) at the last index the request carries. Ratis counts such a request as vouching for
@@ -80,6 +85,9 @@ public final class CommitAnnouncingRpc implements RpcType {
     @Override
     public AppendEntriesRequestProto newAppendEntriesRequest(long callId, boolean heartbeat)
         throws RaftLogIOException {
+      if (silentFollowerPauseMs() > 0) {
+        return null;
+      }
       AppendEntriesRequestProto request = withProvenCommit(super.newAppendEntriesRequest(callId, heartbeat));
       // With a data request in flight, an empty request would carry commit 0 (Ratis cannot vouch
       // for the follower's log yet); that request's reply wakes this appender again.
@@ -92,6 +100,30 @@ public final class CommitAnnouncingRpc implements RpcType {
       }
       announcedCommit = committed;
       return withProvenCommit(super.newAppendEntriesRequest(callId, true));
+    }
+
+    @Override
+    public long getWaitTimeMs() {
+      long pause = silentFollowerPauseMs();
+      return pause > 0 ? pause : super.getWaitTimeMs();
+    }
+
+    /**
+     * How long to hold off sending to a follower that has not answered for a minimum election
+     * timeout: the rest of one heartbeat interval since the last attempt, else 0. Ratis retries a
+     * failed follower at once (it ends the channel's connect backoff on every error, and every new
+     * entry wakes the appender): a member that was down cost the leader about 100 refused
+     * connections a second under writes, and at times a whole core. Its replies, and the first
+     * answer of a member that comes back, wake this appender as before.
+     */
+    private long silentFollowerPauseMs() {
+      FollowerInfo follower = getFollower();
+      TimeDuration silence = getServer().properties().minRpcTimeout();
+      if (follower.getLastRpcResponseTime().elapsedTime().compareTo(silence) <= 0) {
+        return 0;
+      }
+      long heartbeatMs = silence.toLong(TimeUnit.MILLISECONDS) / 2;
+      return Math.max(0, heartbeatMs - follower.getLastRpcSendTime().elapsedTimeMs());
     }
   }
 
