@@ -110,11 +110,11 @@ public final class CommitAnnouncingRpc implements RpcType {
 
     /**
      * How long to hold off sending to a follower that has not answered for a minimum election
-     * timeout: the rest of one heartbeat interval since the last attempt, else 0. Ratis retries a
-     * failed follower at once (it ends the channel's connect backoff on every error, and every new
-     * entry wakes the appender): a member that was down cost the leader about 100 refused
-     * connections a second under writes, and at times a whole core. Its replies, and the first
-     * answer of a member that comes back, wake this appender as before.
+     * timeout (down, or cut off): what is left of one heartbeat interval since the last request to
+     * it, else 0. Ratis would try again at every wake-up of this appender, and every error ends the
+     * channel's connect backoff: with writes going on, a leader made about 100 refused connections a
+     * second to a member that was down, and at times spun a whole core. A follower that answers is
+     * no longer silent and is sent to at once again.
      */
     private long silentFollowerPauseMs() {
       FollowerInfo follower = getFollower();
