@@ -7,13 +7,7 @@ import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.ratis.grpc.server.GrpcServicesImpl;
 import org.apache.ratis.proto.RaftProtos.AppendEntriesRequestProto;
-import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.util.CodeInjectionForTesting;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,13 +29,6 @@ class DownFollowerTest {
   /** One request per heartbeat interval (200 ms by default) would be 10 in the window. */
   private static final int MAX_REQUESTS_IN_WINDOW = 20;
 
-  private final AtomicInteger requestsToDownMember = new AtomicInteger();
-
-  @AfterEach
-  void removeHook() {
-    CodeInjectionForTesting.remove(GrpcServicesImpl.GRPC_SEND_SERVER_REQUEST);
-  }
-
   @Test
   void aLeaderTriesAFollowerThatIsDownAboutOncePerHeartbeat(@TempDir Path dir) {
     try (TestCluster cluster = TestCluster.started(dir, 3, b -> b)) {
@@ -49,45 +36,45 @@ class DownFollowerTest {
       int down = cluster.anyFollower(leader);
       cluster.log(leader).submit(KvStateMachine.put("before", "x")).join();
       cluster.stop(down);
-      RaftPeerId downId = RaftPeerId.valueOf(cluster.id(down));
-      AtomicBoolean counting = new AtomicBoolean();
-      CodeInjectionForTesting.put(GrpcServicesImpl.GRPC_SEND_SERVER_REQUEST, (local, remote, args) -> {
-        if (counting.get() && args[args.length - 1] instanceof AppendEntriesRequestProto r
-            && r.getServerRequest().getReplyId().equals(downId.toByteString())) {
-          requestsToDownMember.incrementAndGet();
-        }
-        return false;
-      });
-
-      long start = System.nanoTime();
-      int written = 0;
-      long appenderCpuAtStart = -1;
-      long windowStart = 0;
-      // Sequential writes, each committed by the two members left: every one wakes the appenders.
-      for (int i = 0; i < 5_000 && System.nanoTime() - start < LEAD_IN_NANOS + WINDOW_NANOS; i++) {
-        if (windowStart == 0 && System.nanoTime() - start >= LEAD_IN_NANOS) {
-          windowStart = System.nanoTime();
-          appenderCpuAtStart = appenderCpuNanos(cluster.id(down));
-          counting.set(true);
-        }
-        cluster.log(leader).submit(KvStateMachine.put("k" + i, "v")).join();
-        written++;
+      try (SentRequests sentToDown = SentRequests.of(AppendEntriesRequestProto.class,
+          AppendEntriesRequestProto::getServerRequest, null, cluster.id(down))) {
+        writeAndCheckTheAppender(cluster, leader, cluster.id(down), sentToDown);
       }
-      counting.set(false);
-      long windowNanos = System.nanoTime() - windowStart;
-      long appenderCpu = appenderCpuNanos(cluster.id(down)) - appenderCpuAtStart;
-
-      log.info("{} writes; in the last {} ms {} append requests to the member that is down, its appender {} ms of CPU",
-          written, TimeUnit.NANOSECONDS.toMillis(windowNanos), requestsToDownMember.get(),
-          TimeUnit.NANOSECONDS.toMillis(appenderCpu));
-      assertThat(windowStart).as("the writes reached the counted window").isPositive();
-      assertThat(written).as("writes committed without the member that is down").isGreaterThan(10);
-      assertThat(requestsToDownMember.get())
-          .as("append requests to the member that is down in %d ms", TimeUnit.NANOSECONDS.toMillis(windowNanos))
-          .isLessThanOrEqualTo(MAX_REQUESTS_IN_WINDOW);
-      assertThat(appenderCpu).as("CPU of the appender for the member that is down, against %d ns of window",
-          windowNanos).isLessThan(windowNanos / 10);
     }
+  }
+
+  /** Writes through {@code leader} while member {@code downId} is down, then checks its appender. */
+  private static void writeAndCheckTheAppender(TestCluster cluster, int leader, String downId,
+      SentRequests sentToDown) {
+    long start = System.nanoTime();
+    int written = 0;
+    long appenderCpuAtStart = -1;
+    long windowStart = 0;
+    int requestsBefore = 0;
+    // Sequential writes, each committed by the two members left: every one wakes the appenders.
+    for (int i = 0; i < 5_000 && System.nanoTime() - start < LEAD_IN_NANOS + WINDOW_NANOS; i++) {
+      if (windowStart == 0 && System.nanoTime() - start >= LEAD_IN_NANOS) {
+        windowStart = System.nanoTime();
+        appenderCpuAtStart = appenderCpuNanos(downId);
+        requestsBefore = sentToDown.count();
+      }
+      cluster.log(leader).submit(KvStateMachine.put("k" + i, "v")).join();
+      written++;
+    }
+    int requestsToDownMember = sentToDown.count() - requestsBefore;
+    long windowNanos = System.nanoTime() - windowStart;
+    long appenderCpu = appenderCpuNanos(downId) - appenderCpuAtStart;
+
+    log.info("{} writes; in the last {} ms {} append requests to the member that is down, its appender {} ms of CPU",
+        written, TimeUnit.NANOSECONDS.toMillis(windowNanos), requestsToDownMember,
+        TimeUnit.NANOSECONDS.toMillis(appenderCpu));
+    assertThat(windowStart).as("the writes reached the counted window").isPositive();
+    assertThat(written).as("writes committed without the member that is down").isGreaterThan(10);
+    assertThat(requestsToDownMember)
+        .as("append requests to the member that is down in %d ms", TimeUnit.NANOSECONDS.toMillis(windowNanos))
+        .isLessThanOrEqualTo(MAX_REQUESTS_IN_WINDOW);
+    assertThat(appenderCpu).as("CPU of the appender for the member that is down, against %d ns of window",
+        windowNanos).isLessThan(windowNanos / 10);
   }
 
   /** CPU time of the leader's appender thread for {@code followerId} (Ratis names it after both ends). */

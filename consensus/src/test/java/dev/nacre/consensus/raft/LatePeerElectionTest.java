@@ -6,12 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.ratis.grpc.server.GrpcServicesImpl;
 import org.apache.ratis.proto.RaftProtos.RequestVoteRequestProto;
-import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.util.CodeInjectionForTesting;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,27 +23,13 @@ class LatePeerElectionTest {
    */
   private static final int VOTES_ALONE = 18;
 
-  private final AtomicInteger votesToPeer = new AtomicInteger();
-
-  @AfterEach
-  void removeHook() {
-    CodeInjectionForTesting.remove(GrpcServicesImpl.GRPC_SEND_SERVER_REQUEST);
-  }
-
   @Test
   void aCandidateReachesAPeerAtItsNextElectionAfterThePeerListens(@TempDir Path dir) {
-    try (TestCluster cluster = new TestCluster(dir, 3, b -> b)) {
-      String candidate = cluster.id(0);
-      RaftPeerId peer = RaftPeerId.valueOf(cluster.id(1));
-      CodeInjectionForTesting.put(GrpcServicesImpl.GRPC_SEND_SERVER_REQUEST, (local, remote, args) -> {
-        if (candidate.equals(String.valueOf(local)) && args[args.length - 1] instanceof RequestVoteRequestProto r
-            && r.getServerRequest().getReplyId().equals(peer.toByteString())) {
-          votesToPeer.incrementAndGet();
-        }
-        return false;
-      });
+    try (TestCluster cluster = new TestCluster(dir, 3, b -> b);
+        SentRequests votesToPeer = SentRequests.of(RequestVoteRequestProto.class,
+            RequestVoteRequestProto::getServerRequest, cluster.id(0), cluster.id(1))) {
       cluster.start(0);
-      await().atMost(Duration.ofSeconds(40)).until(() -> votesToPeer.get() >= VOTES_ALONE);
+      await().atMost(Duration.ofSeconds(40)).until(() -> votesToPeer.count() >= VOTES_ALONE);
       assertThat(cluster.log(0).status().role()).as("member 0 alone").isNotEqualTo("LEADER");
 
       // Member 1 never campaigns itself, so only member 0's elections can make a leader.

@@ -73,8 +73,15 @@ public final class CommitAnnouncingRpc implements RpcType {
     /** The highest commit index sent to this follower in an otherwise empty request; appender thread only. */
     private long announcedCommit = -1;
 
+    /** A minimum election timeout, past which a follower that has not answered counts as silent. */
+    private final TimeDuration silence;
+    /** Ratis' heartbeat interval: half the minimum election timeout. */
+    private final long heartbeatMs;
+
     Appender(RaftServer.Division server, LeaderState state, FollowerInfo follower) {
       super(server, state, follower);
+      silence = server.properties().minRpcTimeout();
+      heartbeatMs = silence.toLong(TimeUnit.MILLISECONDS) / 2;
     }
 
     @Override
@@ -118,11 +125,9 @@ public final class CommitAnnouncingRpc implements RpcType {
      */
     private long silentFollowerPauseMs() {
       FollowerInfo follower = getFollower();
-      TimeDuration silence = getServer().properties().minRpcTimeout();
       if (follower.getLastRpcResponseTime().elapsedTime().compareTo(silence) <= 0) {
         return 0;
       }
-      long heartbeatMs = silence.toLong(TimeUnit.MILLISECONDS) / 2;
       return Math.max(0, heartbeatMs - follower.getLastRpcSendTime().elapsedTimeMs());
     }
   }
