@@ -31,6 +31,7 @@ import dev.nacre.node.config.AuthSettings;
 import dev.nacre.node.client.ClientRebalancer;
 import dev.nacre.node.client.RequestAccess;
 import dev.nacre.node.cluster.ClusterServices;
+import dev.nacre.node.cluster.PeerTls;
 import dev.nacre.node.cluster.MemberState;
 import dev.nacre.node.config.MemberAddress;
 import dev.nacre.node.config.NodeConfig;
@@ -107,6 +108,10 @@ public final class Node implements AutoCloseable {
     log.info("[{}] starting with {}", config.address(), config);
     readiness = new Readiness(config.clustered());
     Clock clock = Clock.systemUTC();
+    // The peer port's TLS on a thread of its own: the main thread needed about a third of a second
+    // for it (a key pair, signatures, the TLS providers' first use) before the peer port could open.
+    CompletableFuture<PeerTls> peerTls = !config.clustered() ? null : onThreadOfItsOwn("peer-tls",
+        () -> PeerTls.create(config.cluster().secret(), config.address(), config.cluster().tlsFiles()));
     Naming registry = Naming.open(config.address(), config.naming(), config.push(),
         config.dataDir().resolve("naming"), clock);
     resources.push(registry);
@@ -134,7 +139,7 @@ public final class Node implements AutoCloseable {
     NodeMetrics metrics = new NodeMetrics(config.address());
     resources.push(metrics);
     if (config.clustered()) {
-      cluster = new ClusterServices(config, clock, ephemeral, ephemeralWrites, hooks.linkFilter());
+      cluster = new ClusterServices(config, clock, ephemeral, ephemeralWrites, await(peerTls), hooks.linkFilter());
       resources.push(cluster);
       ephemeralWrites = cluster.ownerWrites();
       probesHere = cluster::isResponsible;
@@ -191,7 +196,7 @@ public final class Node implements AutoCloseable {
         RequestWaits::of,
         hooks.clientGateOrOpen());
     resources.push(http);
-    awaitClusterStart(clusterStart);
+    await(clusterStart);
     resources.push(new ApplyStallLog(config.address(), raft::status).start(scheduler));
 
     RatisReplicatedLog running = raft.awaitStarted();
@@ -213,6 +218,7 @@ public final class Node implements AutoCloseable {
           () -> members.members().readyPeerClients()).start(scheduler, config.client().rebalancePeriod()));
     }
     readiness.serving();
+    metrics.watchJvm();
     // Heartbeat expiry and probes start once the node serves: a restart's CPU goes to loading the
     // registry first (a round of probes over a large registry costs seconds of CPU).
     resources.push(registry.startChecks(scheduler, probesHere,
@@ -235,9 +241,10 @@ public final class Node implements AutoCloseable {
     });
   }
 
-  private static void awaitClusterStart(CompletableFuture<Void> clusterStart) {
+  /** The outcome of a part of the start that ran on a thread of its own; its failure as it was thrown. */
+  private static <T> T await(CompletableFuture<T> part) {
     try {
-      clusterStart.join();
+      return part.join();
     } catch (CompletionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : e;
     }

@@ -67,18 +67,20 @@ public final class ClusterServices implements AutoCloseable {
 
   /**
    * @param clock the node's wall clock; Distro reads it through {@link DistroReplicator#monotonicMillis}
+   * @param tls this member's TLS for the peer port ({@link PeerTls#create}, built while the start goes on)
    * @param linkFilter a filter on calls arriving on the peer port (fault injection in tests)
    */
   public ClusterServices(NodeConfig config, Clock clock, EphemeralStore store, EphemeralWrites localWrites,
-      Optional<LinkFilter> linkFilter) {
+      PeerTls tls, Optional<LinkFilter> linkFilter) {
     this.config = config;
     this.linkFilter = linkFilter;
     String self = config.address();
     this.memberList = new MemberList(self, config.members(), readListedAt());
-    PeerAuth auth = new PeerAuth(config.cluster().secret(), memberList::contains, self,
-        config.cluster().tlsFiles());
+    PeerAuth auth = new PeerAuth(tls, memberList::contains, self);
     this.members = new MemberTable(self, config.members(), config.cluster().failedPingsToDown());
     this.channels = new PeerChannels(self, auth);
+    // While the rest of the start goes on: the first pings are what a start waits for.
+    memberList.current().stream().filter(m -> !m.equals(self)).forEach(channels::connect);
     Duration callTimeout = config.cluster().distro().requestTimeout();
     this.replication = EphemeralReplication.create(store, (handler, home) -> new DistroReplicator(
         self, config.members(), config.cluster().distro(),

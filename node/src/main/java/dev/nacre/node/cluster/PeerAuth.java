@@ -1,6 +1,5 @@
 package dev.nacre.node.cluster;
 
-import dev.nacre.consensus.tls.ReloadingTls;
 import dev.nacre.consensus.tls.SecretDerivedTls;
 import dev.nacre.consensus.tls.TlsFiles;
 import dev.nacre.node.config.MemberAddress;
@@ -12,7 +11,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
-import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 import org.apache.ratis.thirdparty.io.grpc.CallOptions;
@@ -27,10 +25,7 @@ import org.apache.ratis.thirdparty.io.grpc.ServerCall;
 import org.apache.ratis.thirdparty.io.grpc.ServerCallHandler;
 import org.apache.ratis.thirdparty.io.grpc.ServerInterceptor;
 import org.apache.ratis.thirdparty.io.grpc.Status;
-import org.apache.ratis.thirdparty.io.grpc.netty.GrpcSslContexts;
-import org.apache.ratis.thirdparty.io.netty.handler.ssl.ClientAuth;
 import org.apache.ratis.thirdparty.io.netty.handler.ssl.SslContext;
-import org.apache.ratis.thirdparty.io.netty.handler.ssl.SslContextBuilder;
 
 /**
  * Who may call the peer port: mutual TLS whose only trust root is derived from the cluster secret
@@ -48,10 +43,7 @@ public final class PeerAuth {
   private final String self;
   /** Who may call: the current members (they change when the operator adds or removes one). */
   private final Predicate<String> isMember;
-  private final SslContext serverTls;
-  private final SslContext clientTls;
-  /** An operator's certificates name hosts, not member addresses; derived ones name the member. */
-  private final boolean operatorCertificates;
+  private final PeerTls tls;
 
   /**
    * Issues {@code self} (a member address, {@code host:port}) its certificate for the peer port,
@@ -65,36 +57,14 @@ public final class PeerAuth {
 
   /** As above, or with an operator's certificates ({@code files}) instead of derived ones. */
   public PeerAuth(String secret, Set<String> members, String self, Optional<TlsFiles> files) {
-    this(secret, Set.copyOf(members)::contains, self, files);
+    this(PeerTls.create(secret, self, files), Set.copyOf(members)::contains, self);
   }
 
-  /** As above, the members being whoever {@code isMember} accepts at the time of each call. */
-  public PeerAuth(String secret, Predicate<String> isMember, String self, Optional<TlsFiles> files) {
-    if (secret == null || secret.length() < 16) {
-      throw new IllegalArgumentException("the cluster secret must have at least 16 characters; set nacre.cluster.secret");
-    }
-    this.self = self;
+  /** With this member's TLS built already, the members being whoever {@code isMember} accepts at the time of each call. */
+  public PeerAuth(PeerTls tls, Predicate<String> isMember, String self) {
+    this.tls = tls;
     this.isMember = isMember;
-    this.operatorCertificates = files.isPresent();
-    String host = MemberAddress.parse(self).host();
-    try {
-      if (files.isPresent()) {
-        ReloadingTls tls = new ReloadingTls(files.get()); // new certificates apply to new connections
-        this.serverTls = GrpcSslContexts.configure(SslContextBuilder.forServer(tls.keyManager()))
-            .trustManager(tls.trustManager()).clientAuth(ClientAuth.REQUIRE).build();
-        this.clientTls = GrpcSslContexts.forClient().keyManager(tls.keyManager()).trustManager(tls.trustManager()).build();
-      } else {
-        SecretDerivedTls tls = SecretDerivedTls.issue(secret, self, host);
-        this.serverTls = GrpcSslContexts.configure(SslContextBuilder.forServer(tls.memberKey(), tls.memberCertificate()))
-            .trustManager(tls.authority()).clientAuth(ClientAuth.REQUIRE).build();
-        this.clientTls = GrpcSslContexts.forClient()
-            .keyManager(tls.memberKey(), tls.memberCertificate()).trustManager(tls.authority()).build();
-      }
-    } catch (SSLException | IllegalArgumentException e) {
-      throw new IllegalStateException("cannot set up TLS for the peer port of " + self + files.map(
-          f -> ": check " + f + " (PEM; the key unencrypted PKCS#8)").orElse(
-          ": this JVM's TLS provider refused the secret-derived certificates"), e);
-    }
+    this.self = self;
   }
 
   /** The member a call's header names as its sender (verified once {@link #server()} admitted the call). */
@@ -104,12 +74,12 @@ public final class PeerAuth {
 
   /** TLS of the peer port's server: this member's certificate; callers must present one of this cluster. */
   public SslContext serverTls() {
-    return serverTls;
+    return tls.server();
   }
 
   /** TLS of this member's calls to peers: its certificate; servers must present one of this cluster. */
   public SslContext clientTls() {
-    return clientTls;
+    return tls.client();
   }
 
   /** Names this member as the sender of every outgoing call. */
@@ -174,7 +144,7 @@ public final class PeerAuth {
     if (commonName.filter(member::equals).isPresent()) {
       return true;
     }
-    if (!operatorCertificates) {
+    if (!tls.operatorCertificates()) {
       return false;
     }
     String host = MemberAddress.parse(member).host();

@@ -66,13 +66,22 @@ public final class NodeMetrics implements AutoCloseable {
   private static final List<String> RAFT_ROLES = List.of("STARTING", "FOLLOWER", "CANDIDATE", "LEADER", "LISTENER", "UNKNOWN");
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  private final JvmGcMetrics gc = new JvmGcMetrics();
+  /** Set once the JVM gauges are bound ({@link #watchJvm}); closed with this. */
+  private volatile JvmGcMetrics gc;
   /** Meters whose rows (one per namespace, say) are set from their home right before a scrape. */
   private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
 
   public NodeMetrics(String node) {
     registry.config().commonTags("node", node);
+  }
+
+  /**
+   * Gauges of the JVM (memory, GC, threads, classes, CPU, uptime). Bound once the node serves: binding
+   * them took a restart's main thread a twentieth of a second before the node was ready.
+   */
+  public void watchJvm() {
     new JvmMemoryMetrics().bindTo(registry);
+    gc = new JvmGcMetrics();
     gc.bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     new ClassLoaderMetrics().bindTo(registry);
@@ -303,7 +312,10 @@ public final class NodeMetrics implements AutoCloseable {
 
   @Override
   public void close() {
-    gc.close();
+    JvmGcMetrics bound = gc;
+    if (bound != null) {
+      bound.close();
+    }
     registry.close();
   }
 }
