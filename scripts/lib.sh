@@ -13,7 +13,9 @@ nacre_ensure_built() {
   if [ ! -f "$nacre_jar" ] || [ -n "$newer" ]; then
     echo "Building Nacre (the first build downloads dependencies, about a minute)..." >&2
     # Only the node and what it is made of: not the test modules (spring-tests alone pulls in Spring).
-    (cd "$nacre_root" && mvn -B -q -DskipTests -pl node -am package >&2)
+    # Clean first: a resource deleted from the sources otherwise stays in target/ and in the jar
+    # (a stale logback.xml once made every node configure its logging from XML again).
+    (cd "$nacre_root" && mvn -B -q -DskipTests -pl node -am clean package >&2)
   fi
   if [ -z "${NACRE_CDS_TRAINING:-}" ] && [ -z "$(nacre_cds_opts)" ]; then nacre_write_cds_archive; fi
 }
