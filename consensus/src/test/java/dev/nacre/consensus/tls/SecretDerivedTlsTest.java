@@ -39,6 +39,16 @@ class SecretDerivedTlsTest {
   }
 
   @Test
+  void aSecondCertificateOfOneSecretReusesItsAuthority() throws Exception {
+    SecretDerivedTls raftPort = SecretDerivedTls.issue(SECRET, "127_0_0_1_8848", "127.0.0.1");
+    SecretDerivedTls peerPort = SecretDerivedTls.issue(SECRET, "127.0.0.1:8848", "127.0.0.1");
+
+    // The same certificate, not a second self-signature (which would differ: ECDSA signs with a fresh nonce).
+    assertThat(peerPort.authority().getEncoded()).isEqualTo(raftPort.authority().getEncoded());
+    assertThat(peerPort.memberCertificate().getEncoded()).isNotEqualTo(raftPort.memberCertificate().getEncoded());
+  }
+
+  @Test
   void membersOfOneSecretTrustEachOtherAndNoOneElse() throws Exception {
     SecretDerivedTls a = SecretDerivedTls.issue(SECRET, "a", "127.0.0.1");
     SecretDerivedTls b = SecretDerivedTls.issue(SECRET, "b", "localhost");
