@@ -18,8 +18,6 @@ import java.security.spec.ECPrivateKeySpec;
 import java.security.spec.ECPublicKeySpec;
 import java.time.Instant;
 import java.util.Date;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.apache.ratis.grpc.GrpcTlsConfig;
@@ -177,26 +175,24 @@ public final class SecretDerivedTls {
     return names.length == 1 ? Optional.of(IETFUtils.valueToString(names[0].getFirst().getValue())) : Optional.empty();
   }
 
-  private record Authority(KeyPair keys, X509Certificate certificate) {}
+  private record Authority(String secret, KeyPair keys, X509Certificate certificate) {}
 
   /**
-   * The authority of each secret this JVM derived. A node issues two certificates as it starts (its
-   * Raft port's and its peer port's, on two threads); deriving and self-signing the authority once
-   * for both saves a start tens of milliseconds of CPU, on the thread that starts the Raft member.
+   * The authority last derived in this JVM. A node issues two certificates as it starts (its Raft
+   * port's and its peer port's, on two threads); deriving and self-signing the authority once for
+   * both saves a start tens of milliseconds of CPU, on the thread that starts the Raft member. A
+   * pure function of the secret, so members sharing a JVM may share it; only the last is kept, so
+   * nothing accumulates when secrets change.
    */
-  private static final Map<String, Authority> AUTHORITIES = new HashMap<>();
+  private static Authority lastAuthority;
 
-  private static Authority authority(String secret)
+  private static synchronized Authority authority(String secret)
       throws GeneralSecurityException, OperatorCreationException, CertIOException {
-    synchronized (AUTHORITIES) {
-      Authority known = AUTHORITIES.get(secret);
-      if (known == null) {
-        KeyPair keys = deriveAuthorityKeys(secret);
-        known = new Authority(keys, authorityCertificate(keys));
-        AUTHORITIES.put(secret, known);
-      }
-      return known;
+    if (lastAuthority == null || !lastAuthority.secret().equals(secret)) {
+      KeyPair keys = deriveAuthorityKeys(secret);
+      lastAuthority = new Authority(secret, keys, authorityCertificate(keys));
     }
+    return lastAuthority;
   }
 
   /** The authority's key pair: a pure function of the secret. */
