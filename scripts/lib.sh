@@ -88,6 +88,16 @@ nacre_jit_opts=${NACRE_JIT_OPTS--XX:TieredStopAtLevel=1 -XX:CompileThresholdScal
 # it each start unpacks them (about 18 MB) into the temp folder.
 nacre_native_opts="-Djava.library.path=$nacre_root/node/target/native"
 
+# RocksDB's loader asks whether the C library is musl by running `ldd /usr/bin/env | grep musl`
+# in a shell on every start unless ROCKSDB_MUSL_LIBC says: four processes, about a twentieth of a
+# restart's CPU and 0.1 s of its wall time on two cores (docs/PERFORMANCE.md). The same answer
+# from the file RocksDB itself falls back to (a musl system has /lib/libc.musl-<arch>.so.1).
+if [ -z "${ROCKSDB_MUSL_LIBC:-}" ]; then
+  ROCKSDB_MUSL_LIBC=false
+  for f in /lib/libc.musl*; do [ -e "$f" ] && ROCKSDB_MUSL_LIBC=true; done
+  export ROCKSDB_MUSL_LIBC
+fi
+
 # The checks below run every 50 ms while nodes start on the same cores, so they use bash alone:
 # a process per check (curl, awk, cat) took CPU the starting nodes needed (docs/PERFORMANCE.md,
 # "Restart", eighth session).
