@@ -81,8 +81,10 @@ nacre_cds_opts_for_node() {
 # about half its CPU compiling, and the JVM drops a queued method that stopped running before its
 # turn (start-up code); a restarted node compiled a fifth fewer methods by the time it was ready,
 # in half the compile time, and took about 0.86x the CPU and the time (docs/PERFORMANCE.md).
+# With the count fixed, the JVM's check whether to add compiler threads only costs: in a container
+# it read two of the cgroup's memory files about 170 times in a restart, on the compiler thread.
 # Set NACRE_JIT_OPTS= (empty) to get the JVM's default back.
-nacre_jit_opts=${NACRE_JIT_OPTS--XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.1 -XX:CICompilerCount=1}
+nacre_jit_opts=${NACRE_JIT_OPTS--XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.1 -XX:CICompilerCount=1 -XX:-UseDynamicNumberOfCompilerThreads}
 
 # Native libraries (RocksDB, Ratis' Netty) from the build's native/ folder (node/pom.xml): without
 # it each start unpacks them (about 18 MB) into the temp folder.
