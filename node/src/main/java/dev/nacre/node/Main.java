@@ -51,7 +51,23 @@ public final class Main implements Callable<Integer> {
   java.util.Map<String, String> settings = new java.util.HashMap<>();
 
   public static void main(String[] args) {
+    allowNettyUnzeroedDirectMemory();
     System.exit(new CommandLine(new Main()).execute(args));
+  }
+
+  /**
+   * Netty (Ratis' shaded copy, under every gRPC port) takes its pooled direct memory in 4 MiB
+   * chunks. Unless it may reach {@code java.nio}'s direct buffer constructor (opened to it by this
+   * jar's {@code Add-Opens}), it gets each chunk from {@code ByteBuffer.allocateDirect}, which zeroes
+   * it first: about a twentieth of a restart's CPU went to zeroing the first chunks of its arenas,
+   * which Netty never reads before writing (docs/PERFORMANCE.md, "Restart"). Set before any Netty
+   * class loads; an explicit setting wins.
+   */
+  static void allowNettyUnzeroedDirectMemory() {
+    String key = "org.apache.ratis.thirdparty.io.netty.tryReflectionSetAccessible";
+    if (System.getProperty(key) == null) {
+      System.setProperty(key, "true");
+    }
   }
 
   /** The members of Nacos' cluster.conf {@code file}, comma-separated. */

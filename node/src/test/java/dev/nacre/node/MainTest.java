@@ -3,14 +3,16 @@ package dev.nacre.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The format itself is MemberFileTest's; here, what --cluster-conf makes of it. */
-@Timeout(10)
+@Timeout(30)
 class MainTest {
   @TempDir Path dir;
 
@@ -22,5 +24,26 @@ class MainTest {
     assertThatThrownBy(() -> Main.readClusterConf(dir.resolve("absent.conf")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("--cluster-conf").hasMessageContaining("absent.conf");
+  }
+
+  /**
+   * The jar opens {@code java.nio} to Netty (its manifest's {@code Add-Opens}, given here on the
+   * command line); with Main's setting Netty then takes its direct memory unzeroed. A renamed
+   * property (a Ratis upgrade that shades Netty elsewhere) would leave it zeroing, silently.
+   */
+  @Test
+  void mainLetsNettyTakeItsDirectMemoryUnzeroed() throws Exception {
+    assertThat(probe("main")).isEqualTo("unzeroed=true");
+    assertThat(probe("default")).as("Netty's own default, without Main's setting").isEqualTo("unzeroed=false");
+  }
+
+  private static String probe(String mode) throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p = new ProcessBuilder(List.of(java, "-Xmx64m", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+        "-cp", System.getProperty("java.class.path"), NettyDirectMemoryProbe.class.getName(), mode))
+        .redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor()).as(out).isZero();
+    return out.lines().filter(l -> l.startsWith("unzeroed=")).findFirst().orElse(out);
   }
 }
