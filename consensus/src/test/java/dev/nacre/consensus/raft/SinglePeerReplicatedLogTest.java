@@ -44,6 +44,25 @@ class SinglePeerReplicatedLogTest {
     }
   }
 
+  /**
+   * The leader hands its entries to its own division: Ratis' server-wide entry point would pass each
+   * to a pool thread of its own (named after the member, "-client-thread") and wait for it, two
+   * thread switches per entry.
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void theLeadersEntriesTakeNoHopThroughRatisClientPool() {
+    try (TestCluster cluster = TestCluster.started(dir, 1, b -> b)) {
+      cluster.log(0).awaitLeader(Duration.ofSeconds(10));
+      for (int i = 0; i < 20; i++) {
+        cluster.log(0).submit(KvStateMachine.put("k" + i, "v" + i)).join();
+      }
+      assertThat(cluster.machine(0).applies()).isEqualTo(20);
+      String pool = cluster.log(0).config().selfId() + "-client-thread";
+      assertThat(Thread.getAllStackTraces().keySet()).map(Thread::getName).noneMatch(name -> name.startsWith(pool));
+    }
+  }
+
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void rejectedOperationFailsTheSubmitAndLeavesStateAlone() {
