@@ -71,26 +71,34 @@ public final class LeaderEntries {
    * which a leader that is not ready refuses.
    */
   public boolean leadsNow() {
-    return leadership() != Leadership.NONE;
+    return leadership(division()) != Leadership.NONE;
   }
 
-  private Leadership leadership() {
+  /** This member's division of the group; null when the server does not run it (not started, stopped). */
+  private RaftServer.Division division() {
     try {
-      DivisionInfo info = server.getDivision(groupId).getInfo();
-      return !info.isLeader() ? Leadership.NONE : info.isLeaderReady() ? Leadership.READY : Leadership.ELECTED;
+      return server.getDivision(groupId);
     } catch (IOException e) {
-      return Leadership.NONE; // not running: the forward path fails or redirects as usual
+      return null;
     }
   }
 
+  private static Leadership leadership(RaftServer.Division division) {
+    if (division == null) {
+      return Leadership.NONE; // not running: the forward path fails or redirects as usual
+    }
+    DivisionInfo info = division.getInfo();
+    return !info.isLeader() ? Leadership.NONE : info.isLeaderReady() ? Leadership.READY : Leadership.ELECTED;
+  }
+
   /**
-   * The member's own division where it takes client requests (Ratis' implementation does): the
-   * server's entry point hands each request to a pool thread and waits for it to return, two thread
-   * switches per entry that buy nothing when the caller waits anyway. The server's entry point
-   * where a division does not.
+   * Where the entry goes: the division itself where it takes client requests (Ratis' implementation
+   * does). The server's entry point hands each request to a pool thread and waits for it to return,
+   * two thread switches per entry that buy nothing when the caller waits anyway; it stays the
+   * fallback for a division that does not.
    */
-  private RaftClientAsynchronousProtocol appendTarget() throws IOException {
-    return server.getDivision(groupId) instanceof RaftClientAsynchronousProtocol division ? division : server;
+  private RaftClientAsynchronousProtocol appendTarget(RaftServer.Division division) {
+    return division instanceof RaftClientAsynchronousProtocol target ? target : server;
   }
 
   /**
@@ -102,7 +110,8 @@ public final class LeaderEntries {
   }
 
   private CompletableFuture<List<byte[]>> append(List<TrackedOperation> operations, long deadlineNanos) {
-    Leadership now = leadership();
+    RaftServer.Division division = division();
+    Leadership now = leadership(division);
     if (now == Leadership.ELECTED && System.nanoTime() < deadlineNanos) {
       // Ready once its first entry is applied, a round trip from now; the writes that arrive
       // meanwhile wait for that, as they would in a Raft client's retries, instead of failing.
@@ -134,7 +143,7 @@ public final class LeaderEntries {
         .build();
     CompletableFuture<RaftClientReply> reply;
     try {
-      reply = appendTarget().submitClientRequestAsync(request);
+      reply = appendTarget(division).submitClientRequestAsync(request);
     } catch (IOException e) {
       return CompletableFuture.failedFuture(e);
     }
