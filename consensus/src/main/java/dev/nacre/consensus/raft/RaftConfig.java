@@ -27,9 +27,9 @@ import java.util.Objects;
  * @param batchesInFlight Raft entries the leader keeps in flight; later operations (its own and those
  *     the other members forward to it) wait and share one
  * @param maxBatchOperations most operations in one entry
- * @param batchLinger how long the leader's next entry may wait for more operations when it would
- *     otherwise leave with fewer than its last two entries carried together, and never more than
- *     half the recent entries' round trip (see {@code internal.OperationBatcher}); zero for never
+ * @param batchLinger how long the leader's next entry may wait for the writers of its last entry
+ *     (and those waiting when it committed) to come back, and never more than half the recent
+ *     entries' round trip (see {@code internal.OperationBatcher}); zero for never
  * @param tlsFiles an operator's certificates used on the Raft port instead of the secret-derived
  *     ones; {@code null} for those (needs a secret all the same: authentication stays on)
  * @param handlersOnTransportThreads Ratis' handlers run on the threads that read the messages

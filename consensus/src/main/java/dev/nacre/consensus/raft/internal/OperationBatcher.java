@@ -17,13 +17,16 @@ import java.util.function.LongSupplier;
  * members append and flush entries strictly one request after the other, so without batching every
  * concurrent write costs a flush of its own on each member.
  *
- * <p>With a linger, a batch that would leave smaller than the last two together waits for more
- * operations, up to the linger or half the recent batches' round trip, whichever is shorter: where
- * a batch commits in a millisecond (one member, a fast disk), waiting longer would cost each write
- * more than the entries it saves. Writers that each keep one write in flight otherwise settle into
- * groups that alternate between entries (one group's replies travel while the other's entry
- * commits), and every entry costs a flush and a round of messages on every member whatever its
- * size. A lone writer never waits: its batches hold one operation each.
+ * <p>With a linger, a batch waits for the writers that are about to come back: those whose batch
+ * completed last (their replies are on the way, their next writes follow) and those that were
+ * already waiting when it completed. It leaves once it holds as many, or after the linger or half
+ * the recent batches' round trip, whichever is shorter: where a batch commits in a millisecond (one
+ * member, a fast disk), waiting longer would cost each write more than the entries it saves.
+ * Writers that each keep one write in flight otherwise settle into groups that alternate between
+ * entries (one group's replies travel while the other's entry commits), and every entry costs a
+ * flush and a round of messages on every member whatever its size. Once they share one batch,
+ * the next leaves as soon as all of them are back, not a linger later. A lone writer never waits:
+ * its batches hold one operation each.
  *
  * <p>Keeps the order of submission: batches leave in order, and the Raft client keeps their order.
  * An operation whose future is already done when its batch forms (its caller gave up) is dropped.
@@ -40,8 +43,10 @@ public final class OperationBatcher<T> {
   private long roundTripNanos;
   private final ArrayDeque<Pending<T>> queue = new ArrayDeque<>();
   private int inFlight;
-  private int lastBatchSize;
-  private int previousBatchSize;
+  /** Operations of the batch that completed last: their writers are about to submit again. */
+  private int lastCompletedSize;
+  /** Operations that were waiting when that batch completed. */
+  private int waitingAtLastCompletion;
   /** Counts lingers, so that a timer of a linger that a full batch already ended does nothing. */
   private long lingers;
   private boolean lingering;
@@ -50,8 +55,8 @@ public final class OperationBatcher<T> {
   private record Pending<T>(T operation, CompletableFuture<byte[]> result) {}
 
   /**
-   * @param lingerNanos how long a batch smaller than the last two together may wait for more
-   *     operations; 0 for never
+   * @param lingerNanos how long a batch may wait for the writers about to come back (see above);
+   *     0 for never
    * @param send submits one batch and completes with one result per operation, in order, or fails
    *     the whole batch
    */
@@ -125,16 +130,14 @@ public final class OperationBatcher<T> {
     }
     if (!batch.isEmpty()) {
       inFlight++;
-      previousBatchSize = lastBatchSize;
-      lastBatchSize = batch.size();
     }
     return batch;
   }
 
   /** Whether the queue waits for more operations now; starts the linger's timer on the first wait. */
   private boolean lingers() {
-    int expected = Math.min(maxOperations, lastBatchSize + previousBatchSize);
-    if (lingerNanos == 0 || lingerOver || lastBatchSize < 2 || queue.size() >= expected) {
+    int expected = Math.min(maxOperations, lastCompletedSize + waitingAtLastCompletion);
+    if (lingerNanos == 0 || lingerOver || lastCompletedSize < 2 || queue.size() >= expected) {
       return false;
     }
     if (!lingering) {
@@ -161,6 +164,8 @@ public final class OperationBatcher<T> {
     synchronized (this) {
       inFlight--;
       roundTripNanos = roundTripNanos == 0 ? roundTrip : roundTripNanos + (roundTrip - roundTripNanos) / 8;
+      lastCompletedSize = batch.size();
+      waitingAtLastCompletion = queue.size();
     }
     if (error == null && results.size() != batch.size()) {
       error = new IllegalStateException("a batch of " + batch.size() + " operations got "

@@ -136,8 +136,10 @@ class OperationBatcherTest {
     assertThat(batcher.queued()).isZero();
   }
 
-  /** Sends a, then b and c together: the last two batches carried 1 and 2 operations. */
-  /** Two batches, of one and two operations, each answered {@code roundTrip} after it left (by a test clock). */
+  /**
+   * Sends a, then b and c together, each batch answered {@code roundTrip} after it left (by a test
+   * clock), with nothing waiting after the second: its 2 writers are the ones to come back.
+   */
   private static OperationBatcher<byte[]> afterBatchesOfOneAndTwo(RecordingSender sender, Duration linger,
       Duration roundTrip) {
     AtomicLong clock = new AtomicLong();
@@ -160,18 +162,45 @@ class OperationBatcherTest {
   }
 
   @Test
-  void withALingerABatchSmallerThanTheLastTwoWaitsUntilItHoldsAsMany() {
+  void withALingerTheNextBatchLeavesOnceTheLastBatchsWritersAreBack() {
+    // Writers that all shared the last batch: the next one leaves as soon as each of them is
+    // back, not a linger later (the linger here is 30 s, the test's own limit 10 s).
     OperationBatcher<byte[]> batcher = afterBatchesOfOneAndTwo(sender, Duration.ofSeconds(30));
     CompletableFuture<byte[]> d = batcher.submit(op("d"));
-    batcher.submit(op("e"));
-    assertThat(sender.batches()).as("2 waiting, the last two batches held 3").hasSize(2);
-    assertThat(batcher.queued()).isEqualTo(2);
+    assertThat(sender.batches()).as("1 of the last batch's 2 writers back: lingering").hasSize(2);
+    assertThat(batcher.queued()).isEqualTo(1);
 
-    batcher.submit(op("f"));
-    assertThat(sender.batches()).as("as many as the last two: leaves without waiting out the linger")
-        .hasSize(3).last().isEqualTo(List.of("d", "e", "f"));
+    batcher.submit(op("e"));
+    assertThat(sender.batches()).as("both back: leaves without waiting out the linger")
+        .hasSize(3).last().isEqualTo(List.of("d", "e"));
     sender.answer(2);
     assertThat(text(d)).isEqualTo("D");
+  }
+
+  @Test
+  void withALingerWritersThatAlternateBetweenTwoBatchesMergeIntoOne() {
+    AtomicLong clock = new AtomicLong();
+    OperationBatcher<byte[]> batcher =
+        new OperationBatcher<>(1, 100, Duration.ofSeconds(30).toNanos(), sender::send, Runnable::run, clock::get);
+    long roundTrip = Duration.ofSeconds(60).toNanos(); // so that the 30 s linger bounds the wait
+    batcher.submit(op("a"));
+    batcher.submit(op("b"));
+    batcher.submit(op("c"));
+    clock.addAndGet(roundTrip);
+    sender.answer(0);
+    batcher.submit(op("d")); // a's writer, back while b and c travel
+    assertThat(sender.batches()).containsExactly(List.of("a"), List.of("b", "c"));
+
+    clock.addAndGet(roundTrip);
+    sender.answer(1);
+    assertThat(sender.batches()).as("d waits for b's and c's writers").hasSize(2);
+    batcher.submit(op("e"));
+    assertThat(sender.batches()).as("one of them back").hasSize(2);
+    CompletableFuture<byte[]> f = batcher.submit(op("f"));
+    assertThat(sender.batches()).as("all three writers in one batch")
+        .hasSize(3).last().isEqualTo(List.of("d", "e", "f"));
+    sender.answer(2);
+    assertThat(text(f)).isEqualTo("F");
   }
 
   @Test
