@@ -47,6 +47,8 @@ class OperationBatcherTest {
   }
 
   private final RecordingSender sender = new RecordingSender();
+  /** The test clock that times batches' round trips (for the batchers that take it). */
+  private final AtomicLong clock = new AtomicLong();
 
   private static byte[] op(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
@@ -136,13 +138,8 @@ class OperationBatcherTest {
     assertThat(batcher.queued()).isZero();
   }
 
-  /**
-   * Sends a, then b and c together, each batch answered {@code roundTrip} after it left (by a test
-   * clock), with nothing waiting after the second: its 2 writers are the ones to come back.
-   */
-  private static OperationBatcher<byte[]> afterBatchesOfOneAndTwo(RecordingSender sender, Duration linger,
-      Duration roundTrip) {
-    AtomicLong clock = new AtomicLong();
+  /** Sends a, then b and c together, the first batch answered {@code roundTrip} after it left (by the test clock). */
+  private OperationBatcher<byte[]> afterBatchOfOneThenTwoSent(Duration linger, Duration roundTrip) {
     OperationBatcher<byte[]> batcher =
         new OperationBatcher<>(1, 100, linger.toNanos(), sender::send, Runnable::run, clock::get);
     batcher.submit(op("a"));
@@ -152,20 +149,29 @@ class OperationBatcherTest {
     sender.answer(0);
     assertThat(sender.batches()).as("a batch after a lone one never lingers")
         .containsExactly(List.of("a"), List.of("b", "c"));
+    return batcher;
+  }
+
+  /**
+   * As above, the second batch answered too, with nothing waiting after it: its 2 writers are the
+   * ones to come back.
+   */
+  private OperationBatcher<byte[]> afterBatchesOfOneAndTwo(Duration linger, Duration roundTrip) {
+    OperationBatcher<byte[]> batcher = afterBatchOfOneThenTwoSent(linger, roundTrip);
     clock.addAndGet(roundTrip.toNanos());
     sender.answer(1);
     return batcher;
   }
 
-  private static OperationBatcher<byte[]> afterBatchesOfOneAndTwo(RecordingSender sender, Duration linger) {
-    return afterBatchesOfOneAndTwo(sender, linger, linger.multipliedBy(2)); // the linger itself bounds the wait
+  private OperationBatcher<byte[]> afterBatchesOfOneAndTwo(Duration linger) {
+    return afterBatchesOfOneAndTwo(linger, linger.multipliedBy(2)); // the linger itself bounds the wait
   }
 
   @Test
   void withALingerTheNextBatchLeavesOnceTheLastBatchsWritersAreBack() {
     // Writers that all shared the last batch: the next one leaves as soon as each of them is
     // back, not a linger later (the linger here is 30 s, the test's own limit 10 s).
-    OperationBatcher<byte[]> batcher = afterBatchesOfOneAndTwo(sender, Duration.ofSeconds(30));
+    OperationBatcher<byte[]> batcher = afterBatchesOfOneAndTwo(Duration.ofSeconds(30));
     CompletableFuture<byte[]> d = batcher.submit(op("d"));
     assertThat(sender.batches()).as("1 of the last batch's 2 writers back: lingering").hasSize(2);
     assertThat(batcher.queued()).isEqualTo(1);
@@ -179,19 +185,12 @@ class OperationBatcherTest {
 
   @Test
   void withALingerWritersThatAlternateBetweenTwoBatchesMergeIntoOne() {
-    AtomicLong clock = new AtomicLong();
-    OperationBatcher<byte[]> batcher =
-        new OperationBatcher<>(1, 100, Duration.ofSeconds(30).toNanos(), sender::send, Runnable::run, clock::get);
-    long roundTrip = Duration.ofSeconds(60).toNanos(); // so that the 30 s linger bounds the wait
-    batcher.submit(op("a"));
-    batcher.submit(op("b"));
-    batcher.submit(op("c"));
-    clock.addAndGet(roundTrip);
-    sender.answer(0);
+    Duration roundTrip = Duration.ofSeconds(60); // so that the 30 s linger bounds the wait
+    OperationBatcher<byte[]> batcher = afterBatchOfOneThenTwoSent(Duration.ofSeconds(30), roundTrip);
     batcher.submit(op("d")); // a's writer, back while b and c travel
     assertThat(sender.batches()).containsExactly(List.of("a"), List.of("b", "c"));
 
-    clock.addAndGet(roundTrip);
+    clock.addAndGet(roundTrip.toNanos());
     sender.answer(1);
     assertThat(sender.batches()).as("d waits for b's and c's writers").hasSize(2);
     batcher.submit(op("e"));
@@ -205,7 +204,7 @@ class OperationBatcherTest {
 
   @Test
   void withALingerAFewOperationsLeaveOnceItIsOver() {
-    OperationBatcher<byte[]> batcher = afterBatchesOfOneAndTwo(sender, Duration.ofSeconds(2));
+    OperationBatcher<byte[]> batcher = afterBatchesOfOneAndTwo(Duration.ofSeconds(2));
     CompletableFuture<byte[]> d = batcher.submit(op("d"));
     assertThat(sender.batches()).as("lingering").hasSize(2);
 
@@ -224,7 +223,7 @@ class OperationBatcherTest {
   void aLingerWaitsAtMostHalfTheRecentRoundTrip() {
     // Batches that come back 200 ms after they leave: a 30 s linger waits about 100 ms, not 30 s.
     OperationBatcher<byte[]> batcher =
-        afterBatchesOfOneAndTwo(sender, Duration.ofSeconds(30), Duration.ofMillis(200));
+        afterBatchesOfOneAndTwo(Duration.ofSeconds(30), Duration.ofMillis(200));
     long start = System.nanoTime();
     CompletableFuture<byte[]> d = batcher.submit(op("d"));
     assertThat(sender.batches()).as("lingering").hasSize(2);
