@@ -98,13 +98,42 @@ addresses() { # addresses N BASE -> 127.0.0.1:B,127.0.0.1:B+10,...
   echo "${out%,}"
 }
 
+# The highest Raft term Nacre's nodes report once every one names a leader (waits up to 30 s; "?"
+# when they do not): a term that grew between the first and the last series is an election that
+# the load caused (the issue's "no spurious elections under full load").
+nacre_term() {
+  local deadline=$((SECONDS + 30)) i status max
+  while :; do
+    max=0
+    for i in $(seq 1 "$nodes"); do
+      status=$(curl -s --max-time 2 "http://127.0.0.1:$((base + 10 * (i - 1)))/nacre/v1/status" || true)
+      if [[ $status =~ leader=([^ ]+)\ term=([0-9]+) ]] && [ "${BASH_REMATCH[1]}" != none ]; then
+        if [ "${BASH_REMATCH[2]}" -gt "$max" ]; then max=${BASH_REMATCH[2]}; fi
+      else
+        max=""; break
+      fi
+    done
+    if [ -n "$max" ]; then echo "$max"; return; fi
+    if [ $SECONDS -ge $deadline ]; then echo "?"; return; fi
+    sleep 0.2
+  done
+}
+
 # --- Nacre: the gRPC client, then HTTP v1, on the same cluster (distinct service names) --------
 nacre_dir=$work/nacre
 echo "== Nacre: $nodes node(s) from base port $base"
 "$nacre_root/scripts/cluster.sh" start "$nodes" --base-port "$base" --dir "$nacre_dir"
 nacre_pids=$(for i in $(seq 1 "$nodes"); do printf '%s,' "$(cat "$nacre_dir/node-$i/pid")"; done); nacre_pids=${nacre_pids%,}
+term_before=$(nacre_term)
 drive nacos-grpc "$(addresses "$nodes" "$base")" "$nacre_pids"
 drive nacos-http "$(addresses "$nodes" "$base")" "$nacre_pids"
+term_after=$(nacre_term)
+if [ "$term_before" = "?" ] || [ "$term_after" = "?" ]; then
+  elections="Nacre's Raft term before and after its series: $term_before, $term_after (? = no leader named within 30 s)."
+else
+  elections="Nacre's Raft term before the first series $term_before, after the last $term_after: $((term_after - term_before)) election(s) under the load."
+fi
+echo "== $elections"
 "$nacre_root/scripts/cluster.sh" stop --dir "$nacre_dir" >/dev/null; nacre_dir=""
 
 if $run_zk; then
@@ -125,6 +154,7 @@ fi
 
 setup="$nodes node(s) per system on loopback, $CLIENTS clients ($([ "$nodes" = 1 ] && echo "all on the one node" || echo "client c on node c % $nodes")), a round = $EPHEMERAL ephemeral and $PERSISTENT persistent registrations, $PERSISTENT persistent deregistrations, ${QUERY_S} s of queries over 16 services of 10 instances; $ROUNDS measured rounds after an unrecorded warm-up round of the same size, median of the rounds$($sustained && echo '; sustained rows: 10 s warm-up, 15 s measured'). $(nproc) cores shared by servers and driver; server CPU = utime+stime of the server processes."
 driver report --in "$results" --command "$command_line" --commit "$commit" --setup "$setup" > "$work/report.md"
+printf '\n%s\n' "$elections" >> "$work/report.md"
 echo
 cat "$work/report.md"
 if $record; then
