@@ -100,7 +100,7 @@ addresses() { # addresses N BASE -> 127.0.0.1:B,127.0.0.1:B+10,...
 
 # The highest Raft term Nacre's nodes report once every one names a leader (waits up to 30 s; "?"
 # when they do not): a term that grew between the first and the last series is an election that
-# the load caused (the issue's "no spurious elections under full load").
+# the load caused (issue 9 asks for none under full load).
 nacre_term() {
   local deadline=$((SECONDS + 30)) i status max
   while :; do
