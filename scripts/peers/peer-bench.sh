@@ -102,12 +102,12 @@ addresses() { # addresses N BASE -> 127.0.0.1:B,127.0.0.1:B+10,...
 # when they do not): a term that grew between the first and the last series is an election that
 # the load caused (issue 9 asks for none under full load).
 nacre_term() {
-  local deadline=$((SECONDS + 30)) i status max
+  local deadline=$((SECONDS + 30)) i max
   while :; do
     max=0
     for i in $(seq 1 "$nodes"); do
-      status=$(curl -s --max-time 2 "http://127.0.0.1:$((base + 10 * (i - 1)))/nacre/v1/status" || true)
-      if [[ $status =~ leader=([^ ]+)\ term=([0-9]+) ]] && [ "${BASH_REMATCH[1]}" != none ]; then
+      if http_get "$((base + 10 * (i - 1)))" /nacre/v1/status \
+          && [[ $http_body =~ leader=([^ ]+)\ term=([0-9]+) ]] && [ "${BASH_REMATCH[1]}" != none ]; then
         if [ "${BASH_REMATCH[2]}" -gt "$max" ]; then max=${BASH_REMATCH[2]}; fi
       else
         max=""; break
