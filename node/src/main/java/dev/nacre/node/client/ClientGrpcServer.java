@@ -61,7 +61,7 @@ public final class ClientGrpcServer implements AutoCloseable {
         connections, new CpWritesInFlight());
     QueryHandlers queries = new QueryHandlers(naming, codec, subscriptions, connections, pushTimeout);
     ConnectionTransportFilter filter = new ConnectionTransportFilter(connections);
-    ClientPortLoops loops = new ClientPortLoops(nodeName);
+    ClientPortLoops loops = new ClientPortLoops(nodeName, settings.ioThreads());
     Server server = loops.applyTo(NettyServerBuilder.forAddress(address))
         // Handlers do not block (a CP write answers when it completes): running them on the
         // transport threads saves two thread hand-offs per request.

@@ -15,22 +15,20 @@ import org.apache.ratis.thirdparty.io.netty.util.concurrent.DefaultThreadFactory
  * The client port's own I/O threads. Its handlers run on them (see {@link CpWritesInFlight}), so
  * they must not be gRPC's JVM-wide default threads, which the peer port and the peer channels
  * share: a flood of client requests, or a handler held by the test harness's client gate, would
- * stall replication and pings too.
+ * stall replication and pings too. How many: {@code ClientSettings.ioThreads}.
  */
 final class ClientPortLoops implements AutoCloseable {
-  private static final int IO_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
-
   private final EventLoopGroup boss;
   private final EventLoopGroup io;
   private final Class<? extends ServerChannel> channelType;
 
   @SuppressWarnings("deprecation") // Netty 4.1's event loop groups, as shaded by gRPC
-  ClientPortLoops(String nodeName) {
+  ClientPortLoops(String nodeName, int ioThreads) {
     boolean epoll = Epoll.isAvailable();
     boss = epoll ? new EpollEventLoopGroup(1, threads("client-grpc-accept-" + nodeName))
         : new NioEventLoopGroup(1, threads("client-grpc-accept-" + nodeName));
-    io = epoll ? new EpollEventLoopGroup(IO_THREADS, threads("client-grpc-io-" + nodeName))
-        : new NioEventLoopGroup(IO_THREADS, threads("client-grpc-io-" + nodeName));
+    io = epoll ? new EpollEventLoopGroup(ioThreads, threads("client-grpc-io-" + nodeName))
+        : new NioEventLoopGroup(ioThreads, threads("client-grpc-io-" + nodeName));
     channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
   }
 

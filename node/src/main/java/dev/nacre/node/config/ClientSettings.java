@@ -20,19 +20,36 @@ import java.time.Duration;
  * @param rebalancePeriod how often a cluster member holding far more than its share of client
  *     connections (after a rolling restart, say) asks some of them to move to the members holding
  *     the fewest; zero: never (Nacos has no such spreading)
+ * @param ioThreads the port's transport threads, which also run its request handlers (default
+ *     {@link #defaultIoThreads()})
  */
 public record ClientSettings(Duration idleBeforeDetection, Duration detectionTimeout, int metadataMaxLength,
-    int writesPerSecond, int maxConnectionsPerIp, Duration rebalancePeriod) {
+    int writesPerSecond, int maxConnectionsPerIp, Duration rebalancePeriod, int ioThreads) {
 
   public ClientSettings {
     if (writesPerSecond < 0 || maxConnectionsPerIp < 0) {
       throw new IllegalArgumentException("client limits must be 0 (no limit) or positive: writesPerSecond "
           + writesPerSecond + ", maxConnectionsPerIp " + maxConnectionsPerIp);
     }
+    if (ioThreads < 1) {
+      throw new IllegalArgumentException("the client port needs at least one I/O thread, not " + ioThreads);
+    }
   }
 
   public static ClientSettings defaults() {
-    return new ClientSettings(Duration.ofSeconds(20), Duration.ofSeconds(5), 1024, 0, 0, Duration.ofSeconds(30));
+    return new ClientSettings(Duration.ofSeconds(20), Duration.ofSeconds(5), 1024, 0, 0, Duration.ofSeconds(30),
+        defaultIoThreads());
+  }
+
+  /**
+   * Half the processors, at least one. The handlers never block, so a thread per two processors
+   * keeps up, and it leaves the rest to Raft, replication and the collector. One thread fewer is
+   * also one fewer to wake: each wake-up of a transport thread that went idle serves only the
+   * requests that arrived since, and on two cores shared with other work two threads took a third
+   * more CPU per request than one (docs/PERFORMANCE.md, "one client-port thread per two cores").
+   */
+  public static int defaultIoThreads() {
+    return Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
   }
 
   /** How often idle connections are looked for: Nacos' 3 s, or more often for short idle bounds. */

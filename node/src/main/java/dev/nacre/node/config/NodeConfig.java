@@ -103,6 +103,7 @@ public record NodeConfig(
   public static final String CLIENT_WRITES_PER_SECOND = "nacre.client.writes-per-second";
   public static final String CLIENT_MAX_CONNECTIONS_PER_IP = "nacre.client.max-connections-per-ip";
   public static final String CLIENT_REBALANCE_PERIOD = "nacre.client.rebalance-period-ms";
+  public static final String CLIENT_IO_THREADS = "nacre.client.io-threads";
   public static final String PUSH_DELAY = "nacre.naming.push.delay-ms";
   public static final String PUSH_ACK_TIMEOUT = "nacre.naming.push.ack-timeout-ms";
   public static final String PUSH_RETRY = "nacre.naming.push.retry-ms";
@@ -220,7 +221,8 @@ public record NodeConfig(
         s.integer(CLIENT_WRITES_PER_SECOND, clientDefaults.writesPerSecond(), 0, 1 << 24),
         s.integer(CLIENT_MAX_CONNECTIONS_PER_IP, clientDefaults.maxConnectionsPerIp(), 0, 1 << 24),
         Duration.ofMillis(s.longValue(CLIENT_REBALANCE_PERIOD, clientDefaults.rebalancePeriod().toMillis(), 0,
-            Duration.ofDays(1).toMillis())));
+            Duration.ofDays(1).toMillis())),
+        s.integer(CLIENT_IO_THREADS, clientDefaults.ioThreads(), 1, 1024));
     NodeConfig config = new NodeConfig(
         host, bind, port, dataDir, members,
         new HttpLimits(
