@@ -33,17 +33,28 @@ class MainTest {
    */
   @Test
   void mainLetsNettyTakeItsDirectMemoryUnzeroed() throws Exception {
-    assertThat(probe("main")).isEqualTo("unzeroed=true");
-    assertThat(probe("default")).as("Netty's own default, without Main's setting").isEqualTo("unzeroed=false");
+    assertThat(probe("main", "unzeroed=")).isEqualTo("unzeroed=true");
+    assertThat(probe("default", "unzeroed=")).as("Netty's own default, without Main's setting")
+        .isEqualTo("unzeroed=false");
   }
 
-  private static String probe(String mode) throws Exception {
+  /** The same for the size of gRPC's shared transport thread group. */
+  @Test
+  void mainGivesTheSharedTransportThreadsHalfTheProcessors() throws Exception {
+    int processors = Runtime.getRuntime().availableProcessors();
+    assertThat(probe("main", "threads=")).isEqualTo("threads=" + Math.max(1, processors / 2));
+    assertThat(probe("default", "threads=")).as("Netty's own default, without Main's setting")
+        .isEqualTo("threads=" + 2 * processors);
+  }
+
+  /** The line of the probe's output that starts with {@code prefix}. */
+  private static String probe(String mode, String prefix) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process p = new ProcessBuilder(List.of(java, "-Xmx64m", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-        "-cp", System.getProperty("java.class.path"), NettyDirectMemoryProbe.class.getName(), mode))
+        "-cp", System.getProperty("java.class.path"), NettySettingsProbe.class.getName(), mode))
         .redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor()).as(out).isZero();
-    return out.lines().filter(l -> l.startsWith("unzeroed=")).findFirst().orElse(out);
+    return out.lines().filter(l -> l.startsWith(prefix)).findFirst().orElse(out);
   }
 }

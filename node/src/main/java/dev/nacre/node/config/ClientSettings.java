@@ -46,7 +46,7 @@ public record ClientSettings(Duration idleBeforeDetection, Duration detectionTim
    * keeps up, and it leaves the rest to Raft, replication and the collector. One thread fewer is
    * also one fewer to wake: each wake-up of a transport thread that went idle serves only the
    * requests that arrived since, and on two cores shared with other work two threads took a third
-   * more CPU per request than one (docs/PERFORMANCE.md, "one client-port thread per two cores").
+   * more CPU per request than one (docs/PERFORMANCE.md, "one client-port thread per two processors").
    */
   public static int defaultIoThreads() {
     return Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
