@@ -28,8 +28,9 @@ import java.util.Objects;
  *     the other members forward to it) wait and share one
  * @param maxBatchOperations most operations in one entry
  * @param batchLinger how long the leader's next entry may wait for the writers of its last entry
- *     (and those waiting when it committed) to come back, and never more than half the recent
- *     entries' round trip (see {@code internal.OperationBatcher}); zero for never
+ *     (and those waiting when it committed) to come back, and never more than four recent
+ *     entries' round trips (less after lingers that ran out: see {@code internal.OperationBatcher});
+ *     zero for never
  * @param tlsFiles an operator's certificates used on the Raft port instead of the secret-derived
  *     ones; {@code null} for those (needs a secret all the same: authentication stays on)
  * @param handlersOnTransportThreads Ratis' handlers run on the threads that read the messages
@@ -69,13 +70,13 @@ public record RaftConfig(
   public static final int DEFAULT_BATCHES_IN_FLIGHT = 1;
   public static final int DEFAULT_MAX_BATCH_OPERATIONS = 256;
   /**
-   * Measured with 8 official clients on 3 nodes (docs/PERFORMANCE.md): 1 ms took 1.5x the
-   * persistent registrations of no linger at a third less CPU each, and lower latency; with most
-   * writes forwarded by followers, 2.5 ms took a fifth less CPU per write than 1 ms, 5 ms no less.
-   * A single member's entries commit in about a millisecond; there the round-trip bound keeps
-   * the wait shorter.
+   * Measured with 8 official clients (docs/PERFORMANCE.md): on 3 nodes, 10 ms bounded by four round
+   * trips took 1.1-1.35x the persistent registrations of 2.5 ms bounded by half a round trip, at
+   * 0.7-0.8x the CPU per write, and a third fewer entries; on one node 1.1-1.5x at 0.6-0.85x. The
+   * round-trip bound keeps the wait short where entries commit fast; writers that come back
+   * seldom shorten it further.
    */
-  public static final Duration DEFAULT_BATCH_LINGER = Duration.ofNanos(2_500_000);
+  public static final Duration DEFAULT_BATCH_LINGER = Duration.ofMillis(10);
   /** Shorter secrets are rejected: the secret is the only key to the cluster. */
   public static final int MIN_CLUSTER_SECRET_LENGTH = 16;
 

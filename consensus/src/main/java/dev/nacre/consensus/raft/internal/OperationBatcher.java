@@ -19,9 +19,13 @@ import java.util.function.LongSupplier;
  *
  * <p>With a linger, a batch waits for the writers that are about to come back: those whose batch
  * completed last (their replies are on the way, their next writes follow) and those that were
- * already waiting when it completed. It leaves once it holds as many, or after the linger or half
- * the recent batches' round trip, whichever is shorter: where a batch commits in a millisecond (one
- * member, a fast disk), waiting longer would cost each write more than the entries it saves.
+ * already waiting when it completed. It leaves once it holds as many, or after the linger or
+ * {@value #LINGER_ROUND_TRIPS} recent round trips, whichever is shorter. Writers whose replies take
+ * longer to come back than the entry took (those a follower forwards wait for that follower to
+ * apply the entry too) would miss a shorter wait. A linger that runs out (its writers did not come
+ * back in time: they write seldom) halves the next one's wait, at most {@value #MAX_LINGER_HALVINGS}
+ * times in a row; one that its writers end restores the whole wait. So a low write rate does not
+ * make each write wait out a linger.
  * Writers that each keep one write in flight otherwise settle into groups that alternate between
  * entries (one group's replies travel while the other's entry commits), and every entry costs a
  * flush and a round of messages on every member whatever its size. Once they share one batch,
@@ -33,12 +37,23 @@ import java.util.function.LongSupplier;
  * Thread-safe; the send function is called outside the lock, completions run on {@code callbacks}.
  */
 public final class OperationBatcher<T> {
+  /** The longest linger in recent batches' round trips (measured: docs/PERFORMANCE.md). */
+  static final int LINGER_ROUND_TRIPS = 4;
+  /** How often lingers that run out in a row halve the next one's wait, at most. */
+  static final int MAX_LINGER_HALVINGS = 4;
+
+  /** Ends a linger: runs {@code end} once {@code nanos} have passed. */
+  interface LingerTimer {
+    void schedule(long nanos, Runnable end);
+  }
+
   private final int batchesInFlight;
   private final int maxOperations;
   private final Function<List<T>, CompletableFuture<List<byte[]>>> send;
   private final Executor callbacks;
   private final long lingerNanos;
   private final LongSupplier nanoClock;
+  private final LingerTimer lingerTimer;
   /** Recent batches' time from sending to completion, smoothed; 0 before the first completes. */
   private long roundTripNanos;
   private final ArrayDeque<Pending<T>> queue = new ArrayDeque<>();
@@ -51,6 +66,8 @@ public final class OperationBatcher<T> {
   private long lingers;
   private boolean lingering;
   private boolean lingerOver;
+  /** Lingers in a row that ran out before their writers came back. */
+  private int missedLingers;
 
   private record Pending<T>(T operation, CompletableFuture<byte[]> result) {}
 
@@ -62,12 +79,14 @@ public final class OperationBatcher<T> {
    */
   public OperationBatcher(int batchesInFlight, int maxOperations, long lingerNanos,
       Function<List<T>, CompletableFuture<List<byte[]>>> send, Executor callbacks) {
-    this(batchesInFlight, maxOperations, lingerNanos, send, callbacks, System::nanoTime);
+    this(batchesInFlight, maxOperations, lingerNanos, send, callbacks, System::nanoTime,
+        (nanos, end) -> CompletableFuture.delayedExecutor(nanos, TimeUnit.NANOSECONDS, callbacks).execute(end));
   }
 
-  /** As above, timing round trips by {@code nanoClock} (tests). */
+  /** As above, timing round trips by {@code nanoClock} and ending lingers by {@code lingerTimer} (tests). */
   OperationBatcher(int batchesInFlight, int maxOperations, long lingerNanos,
-      Function<List<T>, CompletableFuture<List<byte[]>>> send, Executor callbacks, LongSupplier nanoClock) {
+      Function<List<T>, CompletableFuture<List<byte[]>>> send, Executor callbacks, LongSupplier nanoClock,
+      LingerTimer lingerTimer) {
     if (batchesInFlight < 1 || maxOperations < 1 || lingerNanos < 0) {
       throw new IllegalArgumentException("batchesInFlight and maxOperations must be >= 1, lingerNanos >= 0");
     }
@@ -77,6 +96,7 @@ public final class OperationBatcher<T> {
     this.callbacks = callbacks;
     this.lingerNanos = lingerNanos;
     this.nanoClock = nanoClock;
+    this.lingerTimer = lingerTimer;
   }
 
   /** Completes with this operation's result once its batch is committed, or with its batch's failure. */
@@ -119,6 +139,9 @@ public final class OperationBatcher<T> {
     if (inFlight >= batchesInFlight || queue.isEmpty() || lingers()) {
       return List.of();
     }
+    if (lingering && !lingerOver) {
+      missedLingers = 0; // its writers came back in time
+    }
     lingering = false;
     lingerOver = false;
     List<Pending<T>> batch = new ArrayList<>();
@@ -143,8 +166,8 @@ public final class OperationBatcher<T> {
     if (!lingering) {
       lingering = true;
       long linger = ++lingers;
-      long wait = roundTripNanos == 0 ? lingerNanos : Math.min(lingerNanos, roundTripNanos / 2);
-      CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS, callbacks).execute(() -> lingerOver(linger));
+      long longest = roundTripNanos == 0 ? lingerNanos : Math.min(lingerNanos, roundTripNanos * LINGER_ROUND_TRIPS);
+      lingerTimer.schedule(longest >> Math.min(missedLingers, MAX_LINGER_HALVINGS), () -> lingerOver(linger));
     }
     return true;
   }
@@ -155,6 +178,7 @@ public final class OperationBatcher<T> {
         return; // that linger ended with a full batch
       }
       lingerOver = true;
+      missedLingers++;
     }
     sendWhileRoom();
   }

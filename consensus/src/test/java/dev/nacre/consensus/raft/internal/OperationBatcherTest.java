@@ -2,7 +2,6 @@ package dev.nacre.consensus.raft.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -49,6 +48,14 @@ class OperationBatcherTest {
   private final RecordingSender sender = new RecordingSender();
   /** The test clock that times batches' round trips (for the batchers that take it). */
   private final AtomicLong clock = new AtomicLong();
+  /** The waits that lingers asked their timer for, and how to end each: the test ends them by hand. */
+  private final List<Duration> lingerWaits = new ArrayList<>();
+  private final List<Runnable> lingerEnds = new ArrayList<>();
+
+  private void scheduleLingerEnd(long nanos, Runnable end) {
+    lingerWaits.add(Duration.ofNanos(nanos));
+    lingerEnds.add(end);
+  }
 
   private static byte[] op(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
@@ -141,7 +148,8 @@ class OperationBatcherTest {
   /** Sends a, then b and c together, the first batch answered {@code roundTrip} after it left (by the test clock). */
   private OperationBatcher<byte[]> afterBatchOfOneThenTwoSent(Duration linger, Duration roundTrip) {
     OperationBatcher<byte[]> batcher =
-        new OperationBatcher<>(1, 100, linger.toNanos(), sender::send, Runnable::run, clock::get);
+        new OperationBatcher<>(1, 100, linger.toNanos(), sender::send, Runnable::run, clock::get,
+            this::scheduleLingerEnd);
     batcher.submit(op("a"));
     batcher.submit(op("b"));
     batcher.submit(op("c"));
@@ -207,8 +215,10 @@ class OperationBatcherTest {
     OperationBatcher<byte[]> batcher = afterBatchesOfOneAndTwo(Duration.ofSeconds(2));
     CompletableFuture<byte[]> d = batcher.submit(op("d"));
     assertThat(sender.batches()).as("lingering").hasSize(2);
+    assertThat(lingerWaits).containsExactly(Duration.ofSeconds(2));
 
-    await().atMost(Duration.ofSeconds(8)).until(() -> sender.batches().size() == 3);
+    lingerEnds.get(0).run();
+    assertThat(sender.batches()).hasSize(3);
     assertThat(sender.batches().get(2)).containsExactly("d");
     sender.answer(2);
     assertThat(text(d)).isEqualTo("D");
@@ -220,18 +230,62 @@ class OperationBatcherTest {
   }
 
   @Test
-  void aLingerWaitsAtMostHalfTheRecentRoundTrip() {
-    // Batches that come back 200 ms after they leave: a 30 s linger waits about 100 ms, not 30 s.
+  void aLingerWaitsAtMostFourRecentRoundTrips() {
+    // Batches that come back 200 ms after they leave: a 30 s linger waits 800 ms, not 30 s. Long
+    // enough for writers whose replies take longer than the entry (a follower's, which apply first).
     OperationBatcher<byte[]> batcher =
         afterBatchesOfOneAndTwo(Duration.ofSeconds(30), Duration.ofMillis(200));
-    long start = System.nanoTime();
     CompletableFuture<byte[]> d = batcher.submit(op("d"));
     assertThat(sender.batches()).as("lingering").hasSize(2);
+    assertThat(lingerWaits).containsExactly(Duration.ofMillis(800));
 
-    await().atMost(Duration.ofSeconds(5)).until(() -> sender.batches().size() == 3);
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(90));
+    lingerEnds.get(0).run();
+    assertThat(sender.batches()).hasSize(3);
     assertThat(sender.batches().get(2)).containsExactly("d");
     sender.answer(2);
     assertThat(text(d)).isEqualTo("D");
+  }
+
+  @Test
+  void aLingerThatRunsOutHalvesTheNextOnesWaitAndOneItsWritersEndRestoresIt() {
+    Duration roundTrip = Duration.ofMillis(200);
+    OperationBatcher<byte[]> batcher = afterBatchesOfOneAndTwo(Duration.ofSeconds(30), roundTrip);
+    for (int miss = 0; miss < 6; miss++) {
+      lingerRunsOut(batcher, roundTrip);
+    }
+    assertThat(lingerWaits).as("each linger that ran out halved the next one's wait, four times at most")
+        .containsExactly(Duration.ofMillis(800), Duration.ofMillis(400), Duration.ofMillis(200),
+            Duration.ofMillis(100), Duration.ofMillis(50), Duration.ofMillis(50));
+
+    int sent = sender.batches().size();
+    batcher.submit(op("x"));
+    batcher.submit(op("y"));
+    assertThat(sender.batches()).as("the linger's writers are back: it ends early")
+        .hasSize(sent + 1).last().isEqualTo(List.of("x", "y"));
+    clock.addAndGet(roundTrip.toNanos());
+    sender.answer(sent);
+    batcher.submit(op("z"));
+    assertThat(lingerWaits).as("and the next linger may wait the whole four round trips again")
+        .hasSize(8).last().isEqualTo(Duration.ofMillis(800));
+  }
+
+  /**
+   * From a state where the last batch held two operations and none waits: one writer comes back,
+   * its linger runs out, and two operations queue behind its batch of one and leave together once
+   * it is answered (no linger after a batch of one), so the state is as before.
+   */
+  private void lingerRunsOut(OperationBatcher<byte[]> batcher, Duration roundTrip) {
+    int sent = sender.batches().size();
+    batcher.submit(op("lone"));
+    assertThat(sender.batches()).as("lingering").hasSize(sent);
+    lingerEnds.get(lingerEnds.size() - 1).run();
+    assertThat(sender.batches()).hasSize(sent + 1).last().isEqualTo(List.of("lone"));
+    batcher.submit(op("p"));
+    batcher.submit(op("q"));
+    clock.addAndGet(roundTrip.toNanos());
+    sender.answer(sent);
+    assertThat(sender.batches()).hasSize(sent + 2).last().isEqualTo(List.of("p", "q"));
+    clock.addAndGet(roundTrip.toNanos());
+    sender.answer(sent + 1);
   }
 }
