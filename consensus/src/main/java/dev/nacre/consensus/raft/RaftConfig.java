@@ -71,8 +71,8 @@ public record RaftConfig(
   public static final int DEFAULT_MAX_BATCH_OPERATIONS = 256;
   /**
    * Measured with 8 official clients (docs/PERFORMANCE.md): on 3 nodes, 10 ms bounded by four round
-   * trips took 1.1-1.35x the persistent registrations of 2.5 ms bounded by half a round trip, at
-   * 0.7-0.8x the CPU per write, and a third fewer entries; on one node 1.1-1.5x at 0.6-0.85x. The
+   * trips took 1.3-1.5x the persistent registrations of 2.5 ms bounded by half a round trip, at
+   * 0.63-0.78x the CPU per write, and a third fewer entries; on one node 1.1-1.5x at 0.6-0.85x. The
    * round-trip bound keeps the wait short where entries commit fast; writers that come back
    * seldom shorten it further.
    */
