@@ -64,8 +64,10 @@ class CpRecoveryScenarioTest {
 
       s.restart(lagging);
       long target = s.cluster().node(now).raftStatus().commitIndex();
+      // Within 15 s: the leader's sender to a member that was down while it began a snapshot
+      // once stayed blocked 24 s (1.5-5.5 s now; RatisProperties).
       Duration caughtUp = Polling.until("the restarted follower applies up to the leader's commit index",
-          Duration.ofSeconds(30), () -> s.cluster().node(lagging).raftStatus().appliedIndex() >= target, s::dump);
+          Duration.ofSeconds(15), () -> s.cluster().node(lagging).raftStatus().appliedIndex() >= target, s::dump);
       s.note("follower %d caught up to index %d in %d ms", lagging, target, caughtUp.toMillis());
       s.awaitAcknowledged(onLagging, 10, Duration.ofSeconds(30));
       onLagging.stop();

@@ -54,6 +54,13 @@ public final class RatisProperties {
     RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(config.snapshotThreshold(), 1024));
     RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(config.logSegmentSizeBytes()));
     RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, true);
+    // A snapshot goes out a chunk per file at least. Ratis lets 8 chunks go unanswered; if the
+    // member is down, its sender then blocks on the ninth for 8 request timeouts (24 s) before it
+    // tries again, so a member restarted meanwhile waited that long to catch up. One unanswered
+    // chunk bounds the wait by one or two request timeouts; a chunk per round trip is plenty for
+    // a registry's snapshot.
+    GrpcConfigKeys.Server.setInstallSnapshotRequestElementLimit(p, 1);
+    GrpcConfigKeys.Server.setInstallSnapshotRequestTimeout(p, millis(config.requestTimeout().toMillis()));
     // By default the leader appends a metadata entry (its commit index) after every commit: a
     // second entry, flushed and replicated, per write round, which halved CP write throughput.
     // Nothing here needs it: the state machine keeps its own applied index in RocksDB, loads it
