@@ -13,8 +13,13 @@ final class Fixtures {
 
   /** The {@code n}th instance of {@link #SERVICE}: distinct addresses spread over 10.x.y.z. */
   static Instance instance(int n, double weight, boolean ephemeral) {
+    return instance(SERVICE, n, weight, ephemeral);
+  }
+
+  /** The {@code n}th instance of {@code service}: distinct addresses spread over 10.x.y.z. */
+  static Instance instance(ServiceKey service, int n, double weight, boolean ephemeral) {
     String ip = "10." + (n >> 16 & 0xff) + "." + (n >> 8 & 0xff) + "." + (n & 0xff);
-    InstanceKey key = new InstanceKey(SERVICE, InstanceKey.DEFAULT_CLUSTER, ip, 8080);
+    InstanceKey key = new InstanceKey(service, InstanceKey.DEFAULT_CLUSTER, ip, 8080);
     return new Instance(key, weight, true, true, ephemeral,
         Map.of("version", "1.4.2", "zone", "zone-" + (n % 3)));
   }
