@@ -6,14 +6,11 @@ import dev.nacre.naming.persistent.Records;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.proto.naming.NamingOperation;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -74,15 +71,15 @@ public class SnapshotBenchmark {
   }
 
   @TearDown(Level.Invocation)
-  public void dropTaken() {
-    deleteTree(taken);
+  public void dropTaken() throws IOException {
+    TempFolders.deleteTree(taken);
   }
 
   @TearDown(Level.Trial)
-  public void tearDown() {
+  public void tearDown() throws IOException {
     leader.close();
     follower.close();
-    deleteTree(root);
+    TempFolders.deleteTree(root);
   }
 
   @Benchmark
@@ -115,20 +112,6 @@ public class SnapshotBenchmark {
       if (next == 0) {
         weight = weight == 1.0 ? 2.0 : 1.0;
       }
-    }
-  }
-
-  private static void deleteTree(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.delete(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException("cannot delete " + p, e);
-        }
-      });
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + dir, e);
     }
   }
 }

@@ -5,14 +5,11 @@ import dev.nacre.naming.persistent.Records;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.proto.naming.NamingOperation;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -68,9 +65,7 @@ public class StateMachineApplyBenchmark {
   @TearDown
   public void tearDown() throws IOException {
     stateMachine.close();
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(StateMachineApplyBenchmark::delete);
-    }
+    TempFolders.deleteTree(dir);
   }
 
   @Benchmark
@@ -81,13 +76,5 @@ public class StateMachineApplyBenchmark {
       next = (next + 1) % operations.size();
     }
     return stateMachine.apply(++logIndex, entry);
-  }
-
-  private static void delete(Path path) {
-    try {
-      Files.delete(path);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + path, e);
-    }
   }
 }
