@@ -100,7 +100,7 @@ public class RaftWriteBenchmark {
     }
   }
 
-  /** Applies by counting; a snapshot is the count in a file. */
+  /** Applies by counting; a snapshot is the count in a file (written off the apply thread, hence the locks). */
   private static final class CountingStateMachine implements ReplicatedStateMachine {
     private long applied;
     private long appliedTerm;
@@ -108,7 +108,7 @@ public class RaftWriteBenchmark {
     private long count;
 
     @Override
-    public List<Outcome> apply(long index, List<byte[]> operations) {
+    public synchronized List<Outcome> apply(long index, List<byte[]> operations) {
       count += operations.size();
       applied = index;
       appliedTerm = currentTerm;
@@ -116,12 +116,12 @@ public class RaftWriteBenchmark {
     }
 
     @Override
-    public long lastAppliedIndex() {
+    public synchronized long lastAppliedIndex() {
       return applied;
     }
 
     @Override
-    public long lastAppliedTerm() {
+    public synchronized long lastAppliedTerm() {
       return appliedTerm;
     }
 
@@ -131,7 +131,7 @@ public class RaftWriteBenchmark {
     }
 
     @Override
-    public void writeSnapshot(Path emptyDir) {
+    public synchronized void writeSnapshot(Path emptyDir) {
       try {
         Files.writeString(emptyDir.resolve("count"), applied + " " + appliedTerm + " " + count);
       } catch (IOException e) {
@@ -140,7 +140,7 @@ public class RaftWriteBenchmark {
     }
 
     @Override
-    public void installSnapshot(Path snapshotDir) {
+    public synchronized void installSnapshot(Path snapshotDir) {
       try {
         String[] parts = Files.readString(snapshotDir.resolve("count")).split(" ");
         applied = Long.parseLong(parts[0]);

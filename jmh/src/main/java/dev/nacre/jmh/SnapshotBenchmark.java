@@ -24,7 +24,8 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * A Raft snapshot of the naming state holding {@code instances} persistent instances (services of
- * 100), on a real RocksDB. Both run on the apply thread, so each is a pause of the member's writes:
+ * 100), on a real RocksDB. {@code take} runs on a snapshot thread of its own (it ran on the apply
+ * thread, pausing writes, before 2026-12-06); {@code install} on the follower's apply thread.
  * {@code take} is the leader's (or any member's) periodic snapshot, a RocksDB checkpoint taken after
  * the writes of one snapshot interval ({@link #OPERATIONS_BETWEEN}, re-registrations with a changed
  * weight, applied in entries of {@link #OPERATIONS_PER_ENTRY}); {@code install} is a lagging

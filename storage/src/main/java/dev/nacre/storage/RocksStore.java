@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * a replicated state machine skip entries it already applied after a crash.
  *
  * <p>Thread-safe for reads and commits; {@link #replaceWith} and {@link #close} must not race with
- * other calls (the state machine calls them from its single apply thread).
+ * them (the state machine calls them from its single apply thread). A {@link #checkpoint} may run
+ * on another thread alongside commits; replacing or closing the database waits for it to end.
  */
 public final class RocksStore implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RocksStore.class);
@@ -49,6 +50,8 @@ public final class RocksStore implements AutoCloseable {
   private DBOptions options;
   private final Map<String, ColumnFamilyHandle> handles = new HashMap<>();
   private final List<ColumnFamilyHandle> allHandles = new ArrayList<>();
+  /** Held by a checkpoint and by closing the database, so that neither sees the other half done. */
+  private final Object checkpointLock = new Object();
 
   private RocksStore(Path dir, List<String> families) {
     this.dir = dir;
@@ -160,10 +163,15 @@ public final class RocksStore implements AutoCloseable {
 
   /** Writes a consistent copy of the database into {@code target}, which must not exist yet. */
   public void checkpoint(Path target) {
-    try (Checkpoint checkpoint = Checkpoint.create(db)) {
-      checkpoint.createCheckpoint(target.toString());
-    } catch (RocksDBException e) {
-      throw new StorageException("checkpoint of " + dir + " into " + target + " failed", e);
+    synchronized (checkpointLock) {
+      if (db == null) {
+        throw new StorageException("checkpoint of " + dir + " into " + target + " refused: the store is closed", null);
+      }
+      try (Checkpoint checkpoint = Checkpoint.create(db)) {
+        checkpoint.createCheckpoint(target.toString());
+      } catch (RocksDBException e) {
+        throw new StorageException("checkpoint of " + dir + " into " + target + " failed", e);
+      }
     }
   }
 
@@ -202,17 +210,19 @@ public final class RocksStore implements AutoCloseable {
   }
 
   private void closeDb() {
-    if (db == null) {
-      return;
+    synchronized (checkpointLock) {
+      if (db == null) {
+        return;
+      }
+      for (ColumnFamilyHandle h : allHandles) {
+        h.close();
+      }
+      allHandles.clear();
+      handles.clear();
+      db.close();
+      options.close();
+      db = null;
     }
-    for (ColumnFamilyHandle h : allHandles) {
-      h.close();
-    }
-    allHandles.clear();
-    handles.clear();
-    db.close();
-    options.close();
-    db = null;
   }
 
   private ColumnFamilyHandle handle(String family) {

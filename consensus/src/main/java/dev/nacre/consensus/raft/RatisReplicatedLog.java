@@ -137,7 +137,7 @@ public final class RatisReplicatedLog implements ReplicatedLog {
         .setProperties(RatisProperties.server(config))
         .setParameters(parameters)
         .setStateMachine(new StateMachineAdapter(config.selfId(), stateMachine, appliedWaiters, leaderWatch,
-            forwarded))
+            forwarded, config.snapshotThreshold()))
         .setOption(RaftStorage.StartupOption.RECOVER)
         .build();
     this.leaderEntries = new LeaderEntries(server, groupId, selfId, clientIdPrefix(config.selfId()), appliedWaiters,

@@ -7,7 +7,8 @@ import java.util.List;
  * What a user of {@link ReplicatedLog} supplies: deterministic application of committed
  * operations to durable state, and snapshots of that state.
  *
- * <p>Calls come from one thread at a time, in log order. After a restart the log may replay
+ * <p>Calls come from one thread at a time, in log order, except {@link #writeSnapshot}, which may
+ * run on another thread while entries are applied. After a restart or a snapshot the log may replay
  * entries at or below {@link #lastAppliedIndex()}: the implementation skips them, so an entry is
  * never applied twice.
  */
@@ -34,7 +35,12 @@ public interface ReplicatedStateMachine {
   /** Records the term of the entries about to be applied, so snapshots can name it. */
   void setCurrentTerm(long term);
 
-  /** Writes a consistent copy of the state as of {@link #lastAppliedIndex()} into an empty folder. */
+  /**
+   * Writes a consistent copy of the state into an empty folder: the effects of every entry up to
+   * some index at or after {@link #lastAppliedIndex()} at the time of the call, and that index, as
+   * one point in time. May run on another thread while later entries are applied (a RocksDB
+   * checkpoint does); never alongside {@link #installSnapshot}.
+   */
   void writeSnapshot(Path emptyDir);
 
   /** Replaces the whole state with a snapshot written by {@link #writeSnapshot}. */

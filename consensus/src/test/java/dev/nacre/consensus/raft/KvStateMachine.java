@@ -34,6 +34,9 @@ final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
   /** Simulates a slow disk on this member, so that it visibly lags behind the leader. */
   private volatile long applyDelayMs;
   private volatile CountDownLatch applyGate;
+  private volatile CountDownLatch snapshotGate;
+  /** Snapshot writers waiting at {@link #holdSnapshots}' gate right now. */
+  private final AtomicInteger snapshotsHeld = new AtomicInteger();
   /** Tests read while the apply thread may swap the store for a snapshot: reads wait for that. */
   private final ReadWriteLock swap = new ReentrantReadWriteLock();
 
@@ -64,6 +67,23 @@ final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
     if (gate != null) {
       gate.countDown();
     }
+  }
+
+  /** Until {@link #releaseSnapshots}, a snapshot being written waits before it starts (at most 30 s). */
+  void holdSnapshots() {
+    snapshotGate = new CountDownLatch(1);
+  }
+
+  void releaseSnapshots() {
+    CountDownLatch gate = snapshotGate;
+    snapshotGate = null;
+    if (gate != null) {
+      gate.countDown();
+    }
+  }
+
+  int snapshotsHeld() {
+    return snapshotsHeld.get();
   }
 
   @Override
@@ -155,6 +175,17 @@ final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
 
   @Override
   public void writeSnapshot(Path emptyDir) {
+    CountDownLatch gate = snapshotGate;
+    if (gate != null) {
+      snapshotsHeld.incrementAndGet();
+      try {
+        gate.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        snapshotsHeld.decrementAndGet();
+      }
+    }
     try {
       Files.delete(emptyDir); // RocksDB creates the checkpoint folder itself
     } catch (IOException e) {

@@ -53,7 +53,8 @@ class ReplayedForwardsTest {
   }
 
   private static StateMachineAdapter adapter(KvStateMachine machine, ForwardedRequests forwarded) {
-    return new StateMachineAdapter("n1", machine, new AppliedIndexWaiters(), new LeaderWatch(), forwarded);
+    return new StateMachineAdapter("n1", machine, new AppliedIndexWaiters(), new LeaderWatch(), forwarded,
+        RaftConfig.DEFAULT_SNAPSHOT_THRESHOLD);
   }
 
   private static TransactionContext entry(StateMachineAdapter adapter, long index, TrackedOperation... operations) {

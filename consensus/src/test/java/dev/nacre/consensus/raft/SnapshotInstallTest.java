@@ -63,6 +63,39 @@ class SnapshotInstallTest {
 
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void writesAreAppliedWhileASnapshotIsWritten() throws Exception {
+    try (TestCluster cluster = TestCluster.started(dir, 1,
+        b -> b.snapshotThreshold(THRESHOLD).logSegmentSizeBytes(1024))) {
+      cluster.log(0).awaitLeader(Duration.ofSeconds(10));
+      cluster.machine(0).holdSnapshots();
+      // Past the threshold Ratis asks for a snapshot, which then waits at the gate: the writes
+      // after it must still be applied (they waited for the whole checkpoint before).
+      for (int i = 0; i < 3 * THRESHOLD; i++) {
+        cluster.log(0).submit(KvStateMachine.put("k" + i, "v" + i)).get(5, TimeUnit.SECONDS);
+      }
+      assertThat(cluster.machine(0).snapshotsHeld()).as("one snapshot being written, not one per entry").isEqualTo(1);
+      assertThat(cluster.log(0).admin().latestSnapshot()).as("none complete yet").isEmpty();
+      assertThat(cluster.log(0).firstLogIndex()).as("nothing purged without a snapshot").isLessThanOrEqualTo(1);
+
+      cluster.machine(0).releaseSnapshots();
+      await().atMost(Duration.ofSeconds(10)).until(() -> cluster.log(0).admin().latestSnapshot().isPresent());
+      // Named after the entry applied when Ratis asked (index 49 is the 50th), or a later one.
+      assertThat(cluster.log(0).admin().latestSnapshot().orElseThrow().index()).isGreaterThanOrEqualTo(THRESHOLD - 1);
+      // Ratis hears of it when it next asks, after an entry, and purges its log up to it.
+      cluster.log(0).submit(KvStateMachine.put("after", "a")).join();
+      await().atMost(Duration.ofSeconds(10)).until(() -> cluster.log(0).firstLogIndex() > 1);
+
+      cluster.stop(0);
+      cluster.start(0);
+      cluster.log(0).awaitLeader(Duration.ofSeconds(10));
+      assertThat(cluster.machine(0).installs()).isZero();
+      assertThat(cluster.machine(0).size()).isEqualTo(3 * THRESHOLD + 1);
+      assertThat(cluster.machine(0).get("k0")).contains("v0");
+    }
+  }
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void leaderRestartLoadsItsSnapshotAndSkipsWhatTheStoreHolds() {
     try (TestCluster cluster = TestCluster.started(dir, 1,
         b -> b.snapshotThreshold(THRESHOLD).logSegmentSizeBytes(1024))) {

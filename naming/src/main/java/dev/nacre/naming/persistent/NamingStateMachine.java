@@ -43,8 +43,8 @@ import org.slf4j.LoggerFactory;
  * Persistent-instance health is soft state: the index starts from the registration's flag and
  * probes change it; it never enters the log or RocksDB.
  *
- * <p>{@link #apply}, {@link #writeSnapshot} and {@link #installSnapshot} come from one thread at a
- * time; the index may be read concurrently.
+ * <p>{@link #apply} and {@link #installSnapshot} come from one thread at a time; {@link
+ * #writeSnapshot} (a RocksDB checkpoint) may run alongside apply; the index may be read concurrently.
  */
 public final class NamingStateMachine implements ReplicatedStateMachine, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(NamingStateMachine.class);

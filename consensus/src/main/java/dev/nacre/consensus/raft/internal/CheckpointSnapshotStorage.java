@@ -50,6 +50,8 @@ public final class CheckpointSnapshotStorage implements StateMachineStorage {
   private Path smDir;
   private Path tmpDir;
   private volatile Snapshot latest;
+  /** The latest snapshot when old ones were last deleted; Ratis' apply thread only. */
+  private Snapshot cleanedUpFor;
 
   /** A complete snapshot on disk and what it covers. */
   public record Snapshot(TermIndex termIndex, long dataIndex, Path dir, FileListSnapshotInfo info) {
@@ -148,14 +150,23 @@ public final class CheckpointSnapshotStorage implements StateMachineStorage {
     // Nothing to prepare: folders are created on demand.
   }
 
+  /**
+   * Ratis calls this after each question for a snapshot, which while one is written in the
+   * background is after every entry: the folder is only listed when a new snapshot came.
+   */
   @Override
   public void cleanupOldSnapshots(SnapshotRetentionPolicy policy) throws IOException {
+    Snapshot newest = latest;
+    if (newest == null || newest == cleanedUpFor) {
+      return;
+    }
     int keep = Math.max(RETAINED, policy == null ? 0 : policy.getNumSnapshotsRetained());
     List<Path> dirs = listSnapshotDirs();
     for (int i = 0; i < dirs.size() - keep; i++) {
       deleteTree(dirs.get(i));
       log.debug("[{}] deleted old snapshot {}", selfId, dirs.get(i));
     }
+    cleanedUpFor = newest;
   }
 
   private List<Path> listSnapshotDirs() throws IOException {

@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Bridges Ratis to a {@link ReplicatedStateMachine}: applies committed entries in order (skipping
- * those already durable), snapshots through {@link CheckpointSnapshotStorage}, and loads a snapshot
- * that the leader installed. Ratis calls apply, snapshot and reinitialize from one thread.
+ * those already durable), snapshots through {@link CheckpointSnapshotStorage} (in the background
+ * when Ratis' threshold asks: {@link BackgroundSnapshots}), and loads a snapshot that the leader
+ * installed. Ratis calls apply, snapshot and reinitialize from one thread.
  */
 public final class StateMachineAdapter extends BaseStateMachine {
   private static final Logger log = LoggerFactory.getLogger(StateMachineAdapter.class);
@@ -37,14 +38,22 @@ public final class StateMachineAdapter extends BaseStateMachine {
   private final AppliedIndexWaiters appliedWaiters;
   private final LeaderWatch leaderWatch;
   private final ForwardedRequests forwarded;
+  private final BackgroundSnapshots snapshots;
+  /** Ratis' automatic snapshot threshold, in entries; below it a snapshot was asked for outright. */
+  private final long snapshotThreshold;
 
-  /** @param forwarded told the results of the forwarded operations of every entry applied here */
+  /**
+   * @param forwarded told the results of the forwarded operations of every entry applied here
+   * @param snapshotThreshold the entries between automatic snapshots (Ratis' auto-trigger threshold)
+   */
   public StateMachineAdapter(String selfId, ReplicatedStateMachine delegate, AppliedIndexWaiters appliedWaiters,
-      LeaderWatch leaderWatch, ForwardedRequests forwarded) {
+      LeaderWatch leaderWatch, ForwardedRequests forwarded, long snapshotThreshold) {
     this.selfId = selfId;
     this.forwarded = forwarded;
     this.delegate = delegate;
     this.storage = new CheckpointSnapshotStorage(selfId);
+    this.snapshots = new BackgroundSnapshots(selfId, storage);
+    this.snapshotThreshold = snapshotThreshold;
     this.appliedWaiters = appliedWaiters;
     this.leaderWatch = leaderWatch;
   }
@@ -66,6 +75,7 @@ public final class StateMachineAdapter extends BaseStateMachine {
   /** Ratis pauses the state machine before it swaps in a snapshot received from the leader. */
   @Override
   public synchronized void pause() {
+    snapshots.awaitIdle(); // Ratis replaces the snapshot folder next
     if (getLifeCycleState() == LifeCycle.State.RUNNING) {
       getLifeCycle().transition(LifeCycle.State.PAUSING);
       getLifeCycle().transition(LifeCycle.State.PAUSED);
@@ -75,6 +85,7 @@ public final class StateMachineAdapter extends BaseStateMachine {
   /** Called by Ratis after it replaced the state machine folder with the leader's snapshot. */
   @Override
   public synchronized void reinitialize() throws IOException {
+    snapshots.awaitIdle();
     loadLatestSnapshot(true);
     if (getLifeCycleState() == LifeCycle.State.PAUSED) {
       getLifeCycle().transition(LifeCycle.State.STARTING);
@@ -159,7 +170,19 @@ public final class StateMachineAdapter extends BaseStateMachine {
       return RaftLog.INVALID_LOG_INDEX;
     }
     long dataIndex = delegate.lastAppliedIndex();
-    return storage.write(last, dataIndex, delegate::writeSnapshot).termIndex().getIndex();
+    long sinceLatest = last.getIndex()
+        - storage.latest().map(s -> s.termIndex().getIndex()).orElse(RaftLog.INVALID_LOG_INDEX);
+    if (sinceLatest < snapshotThreshold) {
+      // Not Ratis' threshold: an operator's request or a stop, which want a snapshot of now.
+      return snapshots.writeNow(last, dataIndex, delegate::writeSnapshot);
+    }
+    return snapshots.request(last, dataIndex, delegate::writeSnapshot);
+  }
+
+  /** Ratis closes the state machine when the member stops; the store must outlive the snapshot. */
+  @Override
+  public void close() {
+    snapshots.close();
   }
 
   @Override
