@@ -2,11 +2,14 @@ package dev.nacre.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,6 +61,32 @@ class RocksStoreTest {
       assertThat(contents(target, "a")).containsExactly(Map.entry("x", "1"));
       target.commit(new Batch().put("a", b("y"), b("3")), 6, 1);
       assertThat(contents(target, "a")).containsOnlyKeys("x", "y");
+    }
+  }
+
+  @Test
+  void aReplacementLinksTheCheckpointsTablesAndOutlivesTheCheckpoint() throws IOException {
+    Path dst = tmp.resolve("dst");
+    Path cp = tmp.resolve("cp");
+    try (RocksStore source = RocksStore.open(tmp.resolve("src"), List.of("a"));
+        RocksStore target = RocksStore.open(dst, List.of("a"))) {
+      source.commit(new Batch().put("a", b("x"), b("1")), 5, 1);
+      source.checkpoint(cp);
+      target.replaceWith(cp);
+
+      List<Path> tables;
+      try (Stream<Path> files = Files.list(cp)) {
+        tables = files.filter(p -> p.getFileName().toString().endsWith(".sst")).toList();
+      }
+      assertThat(tables).as("the checkpoint flushed its data to a table file").isNotEmpty();
+      for (Path table : tables) {
+        assertThat(Files.isSameFile(table, dst.resolve(table.getFileName()))).as("%s linked, not copied", table).isTrue();
+      }
+    }
+    RocksStore.deleteTree(cp); // as when Ratis drops an old snapshot
+    try (RocksStore reopened = RocksStore.open(dst, List.of("a"))) {
+      assertThat(reopened.appliedIndex()).isEqualTo(5);
+      assertThat(contents(reopened, "a")).containsExactly(Map.entry("x", "1"));
     }
   }
 }
