@@ -192,6 +192,7 @@ public final class RocksStore implements AutoCloseable {
       deleteTree(old);
       Files.move(dir, old, StandardCopyOption.ATOMIC_MOVE);
       Files.move(incoming, dir, StandardCopyOption.ATOMIC_MOVE);
+      force(dir.toAbsolutePath().getParent(), true); // the renames, before the old data goes
       deleteTree(old);
     } catch (IOException e) {
       throw new StorageException("cannot install checkpoint " + checkpointDir + " into " + dir, e);
