@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * it is there. Entries are applied meanwhile, so the snapshot's data may also hold entries past
  * its name; they are committed, and a replay skips them as after any restart.
  *
- * <p>Thread-safe; {@link #awaitIdle} lets a caller that replaces or closes the state wait for the
- * snapshot being written.
+ * <p>{@link #request} and {@link #writeNow} come from Ratis' apply thread (never two snapshots at
+ * once); {@link #awaitIdle} and {@link #close}, from any thread, let a caller that replaces or
+ * closes the state wait for the snapshot being written.
  */
 final class BackgroundSnapshots implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(BackgroundSnapshots.class);
