@@ -73,7 +73,8 @@ class SnapshotInstallTest {
       for (int i = 0; i < 3 * THRESHOLD; i++) {
         cluster.log(0).submit(KvStateMachine.put("k" + i, "v" + i)).get(5, TimeUnit.SECONDS);
       }
-      assertThat(cluster.machine(0).snapshotsHeld()).as("one snapshot being written, not one per entry").isEqualTo(1);
+      // One snapshot being written (at the gate by now, or about to be), not one per entry.
+      await().atMost(Duration.ofSeconds(5)).until(() -> cluster.machine(0).snapshotsHeld() == 1);
       assertThat(cluster.log(0).admin().latestSnapshot()).as("none complete yet").isEmpty();
       assertThat(cluster.log(0).firstLogIndex()).as("nothing purged without a snapshot").isLessThanOrEqualTo(1);
 
