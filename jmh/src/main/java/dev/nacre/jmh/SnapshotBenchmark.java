@@ -29,8 +29,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * {@code take} is the leader's (or any member's) periodic snapshot, a RocksDB checkpoint taken after
  * the writes of one snapshot interval ({@link #OPERATIONS_BETWEEN}, re-registrations with a changed
  * weight, applied in entries of {@link #OPERATIONS_PER_ENTRY}); {@code install} is a lagging
- * follower replacing its state with such a snapshot: copy, reopen, and read every record into the
- * registry index. Issue 10 asks that neither pause writes for more than 100 ms at 100,000.
+ * follower replacing its state with such a snapshot: link (or copy) its files, reopen, and read
+ * every record into the registry index. Issue 10 asks that neither pause writes for more than 100 ms at 100,000.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)

@@ -267,7 +267,6 @@ public final class RocksStore implements AutoCloseable {
 
   private static boolean linked(Path existing, Path link) {
     try {
-      Files.deleteIfExists(link);
       Files.createLink(link, existing);
       return true;
     } catch (IOException | UnsupportedOperationException e) {

@@ -33,10 +33,8 @@ final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
   private volatile long term;
   /** Simulates a slow disk on this member, so that it visibly lags behind the leader. */
   private volatile long applyDelayMs;
-  private volatile CountDownLatch applyGate;
-  private volatile CountDownLatch snapshotGate;
-  /** Snapshot writers waiting at {@link #holdSnapshots}' gate right now. */
-  private final AtomicInteger snapshotsHeld = new AtomicInteger();
+  private final Gate applyGate = new Gate();
+  private final Gate snapshotGate = new Gate();
   /** Tests read while the apply thread may swap the store for a snapshot: reads wait for that. */
   private final ReadWriteLock swap = new ReentrantReadWriteLock();
 
@@ -58,44 +56,67 @@ final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
 
   /** Until {@link #releaseApplies}, the apply thread waits in the next entry (at most 30 s). */
   void holdApplies() {
-    applyGate = new CountDownLatch(1);
+    applyGate.close();
   }
 
   void releaseApplies() {
-    CountDownLatch gate = applyGate;
-    applyGate = null;
-    if (gate != null) {
-      gate.countDown();
-    }
+    applyGate.open();
   }
 
   /** Until {@link #releaseSnapshots}, a snapshot being written waits before it starts (at most 30 s). */
   void holdSnapshots() {
-    snapshotGate = new CountDownLatch(1);
+    snapshotGate.close();
   }
 
   void releaseSnapshots() {
-    CountDownLatch gate = snapshotGate;
-    snapshotGate = null;
-    if (gate != null) {
-      gate.countDown();
-    }
+    snapshotGate.open();
   }
 
+  /** Snapshot writers waiting at the gate right now. */
   int snapshotsHeld() {
-    return snapshotsHeld.get();
+    return snapshotGate.waiting();
+  }
+
+  /** Where a thread waits, while the gate is closed, until it opens (at most 30 s). */
+  private static final class Gate {
+    private volatile CountDownLatch closed;
+    private final AtomicInteger waiting = new AtomicInteger();
+
+    void close() {
+      closed = new CountDownLatch(1);
+    }
+
+    void open() {
+      CountDownLatch latch = closed;
+      closed = null;
+      if (latch != null) {
+        latch.countDown();
+      }
+    }
+
+    void pass() {
+      CountDownLatch latch = closed;
+      if (latch == null) {
+        return;
+      }
+      waiting.incrementAndGet();
+      try {
+        latch.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        waiting.decrementAndGet();
+      }
+    }
+
+    int waiting() {
+      return waiting.get();
+    }
   }
 
   @Override
   public List<Outcome> apply(long index, List<byte[]> operations) {
-    CountDownLatch gate = applyGate;
-    if (gate != null) {
-      try {
-        gate.await(30, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    applyGate.pass();
     if (applyDelayMs > 0) {
       try {
         TimeUnit.MILLISECONDS.sleep(applyDelayMs); // fault injection, not synchronisation
@@ -175,17 +196,7 @@ final class KvStateMachine implements ReplicatedStateMachine, AutoCloseable {
 
   @Override
   public void writeSnapshot(Path emptyDir) {
-    CountDownLatch gate = snapshotGate;
-    if (gate != null) {
-      snapshotsHeld.incrementAndGet();
-      try {
-        gate.await(30, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } finally {
-        snapshotsHeld.decrementAndGet();
-      }
-    }
+    snapshotGate.pass();
     try {
       Files.delete(emptyDir); // RocksDB creates the checkpoint folder itself
     } catch (IOException e) {

@@ -9,7 +9,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.apache.ratis.server.protocol.TermIndex;
-import org.apache.ratis.server.raftlog.RaftLog;
 import org.apache.ratis.thirdparty.com.google.common.util.concurrent.ThreadFactoryBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +55,7 @@ final class BackgroundSnapshots implements AutoCloseable {
     if (writing.isDone() && System.nanoTime() - noTryBeforeNanos >= 0 && !writer.isShutdown()) {
       writing = writer.submit(() -> writeInBackground(at, dataIndex, stateWriter));
     }
-    return latestIndex();
+    return storage.latestIndex();
   }
 
   /** Writes a snapshot now, after the one being written if any: for an operator's request or a stop. */
@@ -101,10 +100,6 @@ final class BackgroundSnapshots implements AutoCloseable {
           + " in {} s). Check the free space and permissions of the Raft folder.", selfId, at,
           RETRY_AFTER_FAILURE_NANOS / 1_000_000_000L, e);
     }
-  }
-
-  private long latestIndex() {
-    return storage.latest().map(s -> s.termIndex().getIndex()).orElse(RaftLog.INVALID_LOG_INDEX);
   }
 
   /** Waits for the snapshot being written, then stops the thread; later requests start none. */

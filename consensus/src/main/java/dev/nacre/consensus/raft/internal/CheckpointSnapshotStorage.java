@@ -20,6 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.raftlog.RaftLog;
 import org.apache.ratis.server.storage.FileInfo;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.SnapshotInfo;
@@ -90,6 +91,12 @@ public final class CheckpointSnapshotStorage implements StateMachineStorage {
 
   public Optional<Snapshot> latest() {
     return Optional.ofNullable(latest);
+  }
+
+  /** The log index of the newest complete snapshot, {@link RaftLog#INVALID_LOG_INDEX} when none. */
+  public long latestIndex() {
+    Snapshot s = latest;
+    return s == null ? RaftLog.INVALID_LOG_INDEX : s.termIndex().getIndex();
   }
 
   @Override

@@ -170,9 +170,7 @@ public final class StateMachineAdapter extends BaseStateMachine {
       return RaftLog.INVALID_LOG_INDEX;
     }
     long dataIndex = delegate.lastAppliedIndex();
-    long sinceLatest = last.getIndex()
-        - storage.latest().map(s -> s.termIndex().getIndex()).orElse(RaftLog.INVALID_LOG_INDEX);
-    if (sinceLatest < snapshotThreshold) {
+    if (last.getIndex() - storage.latestIndex() < snapshotThreshold) {
       // Not Ratis' threshold: an operator's request or a stop, which want a snapshot of now.
       return snapshots.writeNow(last, dataIndex, delegate::writeSnapshot);
     }
