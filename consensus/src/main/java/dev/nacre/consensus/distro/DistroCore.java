@@ -102,9 +102,16 @@ final class DistroCore {
    * {@code before} (null when nothing was held): count it and queue the key for every peer.
    */
   List<DistroEffect> homeStored(String key, RecordStamp before, RecordStamp after, long now) {
-    store.homeStored(key, before, after, now);
-    for (PeerPipeline p : pipelines.values()) {
-      p.enqueue(key, after, now);
+    return homeStored(List.of(new OwnWriteQueue.Stored(key, before, after, now)), now);
+  }
+
+  /** As above for several writes, counted and queued in order, each at the time it was made. */
+  List<DistroEffect> homeStored(List<OwnWriteQueue.Stored> writes, long now) {
+    for (OwnWriteQueue.Stored w : writes) {
+      store.homeStored(w.key(), w.before(), w.after(), w.atMillis());
+      for (PeerPipeline p : pipelines.values()) {
+        p.enqueue(w.key(), w.after(), w.atMillis());
+      }
     }
     return finish(now);
   }
@@ -277,6 +284,22 @@ final class DistroCore {
       at = Math.min(at, p.nextSendAt());
     }
     return at;
+  }
+
+  /**
+   * Until when an own write made now leaves no later if it waits for the replicator's next wake
+   * ({@link OwnWriteQueue}): the earliest of each peer's answer, while the start's load runs
+   * never.
+   */
+  long ownWritesMayWaitUntil() {
+    if (!load.isReady()) {
+      return Long.MIN_VALUE;
+    }
+    long until = Long.MAX_VALUE;
+    for (PeerPipeline p : pipelines.values()) {
+      until = Math.min(until, p.newKeyMayWaitUntil());
+    }
+    return until;
   }
 
   // ---- introspection, for tests and status pages ----

@@ -12,8 +12,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -42,6 +40,9 @@ public final class DistroReplicator implements AutoCloseable {
   private final LongSupplier clock;
   private final DistroCore core;
   private final OwnWrites ownWrites;
+  private final PeerCalls peerCalls;
+  /** Own writes stored by the home, counted on the thread at its next wake or event. */
+  private final OwnWriteQueue ownWriteQueue;
   private final RecordHome home;
   private final ScheduledExecutorService executor;
   private final long loadStepMillis;
@@ -88,8 +89,13 @@ public final class DistroReplicator implements AutoCloseable {
     long now = clock.getAsLong();
     RevisionCounter revisions = new RevisionCounter(now);
     this.core = new DistroCore(selfId, memberIds, config, home, revisions, now);
-    this.ownWrites = new OwnWrites(selfId, revisions, clock, (key, before, after) ->
-        submitQuietly(() -> core.homeStored(key, before, after, clock.getAsLong())));
+    this.ownWriteQueue = new OwnWriteQueue(config.maxBatchSize());
+    this.peerCalls = new PeerCalls(selfId, transport, core, clock, this::submitQuietly);
+    this.ownWrites = new OwnWrites(selfId, revisions, clock, (key, before, after) -> {
+      if (ownWriteQueue.add(new OwnWriteQueue.Stored(key, before, after, clock.getAsLong()))) {
+        wakeForOwnWrites();
+      }
+    });
     this.home = home;
     upMembers.addAll(memberIds);
     upMembers.add(selfId);
@@ -274,6 +280,7 @@ public final class DistroReplicator implements AutoCloseable {
     try {
       executor.execute(() -> {
         try {
+          drainOwnWrites(); // what the caller reads or changes comes after the writes reported before
           result.complete(work.get());
         } catch (RuntimeException e) {
           log.error("[{}] distro: inbound call failed", selfId, e);
@@ -289,6 +296,7 @@ public final class DistroReplicator implements AutoCloseable {
 
   private void handle(Supplier<List<DistroEffect>> event) {
     try {
+      drainOwnWrites(); // events see the own writes reported before them, as when each was an event
       run(event.get());
     } catch (RuntimeException e) {
       log.error("[{}] distro: event failed", selfId, e);
@@ -296,18 +304,48 @@ public final class DistroReplicator implements AutoCloseable {
   }
 
   private void run(List<DistroEffect> effects) {
+    settle(effects);
+    drainOwnWrites();
+  }
+
+  /** Runs an event's effects, sets the next wake, then says which own writes may wait for it. */
+  private void settle(List<DistroEffect> effects) {
     runEffects(effects);
     if (coreStarted) {
       wakeForNextBatch();
     }
+    ownWriteQueue.mayWaitUntil(coreStarted ? core.ownWritesMayWaitUntil() : Long.MIN_VALUE);
+  }
+
+  /** Counts the own writes reported so far; after each publish, so none is left behind it. */
+  private void drainOwnWrites() {
+    for (List<OwnWriteQueue.Stored> writes; !(writes = ownWriteQueue.drain()).isEmpty(); ) {
+      settle(core.homeStored(writes, clock.getAsLong()));
+    }
+  }
+
+  private void wakeForOwnWrites() {
+    try {
+      executor.execute(() -> {
+        ownWriteQueue.wakeStarted();
+        handle(List::of);
+      });
+    } catch (RejectedExecutionException closed) {
+      // closed: nothing is replicated any more
+    }
+  }
+
+  /** How many own writes woke the replicator's thread (most wait for a wake it has set). */
+  long ownWriteWakes() {
+    return ownWriteQueue.wakesAsked();
   }
 
   private void runEffects(List<DistroEffect> effects) {
     for (DistroEffect e : effects) {
       if (e instanceof DistroEffect.SendBatch s) {
-        send(s);
+        peerCalls.send(s);
       } else if (e instanceof DistroEffect.RequestSnapshot r) {
-        request(r);
+        peerCalls.request(r);
       } else if (e instanceof DistroEffect.ApplyRecords a) {
         callHandler(() -> handler.apply(a.records()));
       } else if (e instanceof DistroEffect.RemoveRecords r) {
@@ -322,61 +360,6 @@ public final class DistroReplicator implements AutoCloseable {
         loadedFromPeer = b.loadedFromPeer();
         ready.complete(null);
       }
-    }
-  }
-
-  private void send(DistroEffect.SendBatch s) {
-    long seq = s.batch().sequence();
-    log.debug("[{}] distro: batch {} to {} ({} records)", selfId, seq, s.peer(),
-        s.batch().records().size());
-    startCall(() -> transport.sendBatch(s.peer(), s.batch())).whenComplete((ok, err) -> {
-      if (err == null) {
-        submitQuietly(() -> core.batchAcked(s.peer(), seq, clock.getAsLong()));
-      } else {
-        log.debug("[{}] distro: batch {} to {} failed: {}", selfId, seq, s.peer(), err.toString());
-        submitQuietly(() -> core.batchFailed(s.peer(), seq, clock.getAsLong()));
-      }
-    });
-  }
-
-  private void request(DistroEffect.RequestSnapshot r) {
-    log.debug("[{}] distro: asking {} for {} records ({})", selfId, r.peer(), r.request().scope(), r.why());
-    long asked = System.nanoTime();
-    AtomicInteger streamed = new AtomicInteger();
-    // A start's load applies the records part by part as they come; a pull needs them whole.
-    Consumer<List<DistroRecord>> parts = r.request().scope() != SnapshotRequest.Scope.ALL ? null : records -> {
-      streamed.addAndGet(records.size());
-      submitQuietly(() -> core.snapshotPartReceived(r.requestId(), records, clock.getAsLong()));
-    };
-    startCall(() -> parts == null ? transport.requestSnapshot(r.peer(), r.request())
-        : transport.requestSnapshot(r.peer(), r.request(), parts)).whenComplete((snap, err) -> {
-      if (err == null) {
-        long arrived = System.nanoTime();
-        submitQuietly(() -> {
-          List<DistroEffect> effects = core.snapshotReceived(r.requestId(), snap, clock.getAsLong());
-          // Where a start's time goes: the peer's listing and the transfer, then what is left to apply.
-          // A pull's answer goes on being applied a slice at a time (PullAnswers) after this.
-          String applied = r.request().scope() == SnapshotRequest.Scope.ALL
-              ? "all applied " + (System.nanoTime() - arrived) / 1_000_000 + " ms after that"
-              : "applied " + PullAnswers.SLICE + " records at a time from then on";
-          log.info("[{}] distro: {} snapshot of {} records from {} (asked: {}): all arrived {} ms after asking, {}",
-              selfId, r.request().scope(), streamed.get() + snap.records().size(), r.peer(), r.why(),
-              (arrived - asked) / 1_000_000, applied);
-          return effects;
-        });
-      } else {
-        log.info("[{}] distro: {} snapshot from {} failed: {}", selfId, r.request().scope(),
-            r.peer(), err.toString());
-        submitQuietly(() -> core.snapshotFailed(r.requestId(), clock.getAsLong()));
-      }
-    });
-  }
-
-  private static <T> CompletableFuture<T> startCall(Supplier<CompletableFuture<T>> call) {
-    try {
-      return Objects.requireNonNull(call.get(), "transport returned null");
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
     }
   }
 

@@ -182,6 +182,19 @@ final class PeerPipeline {
     return Math.max(at, retryAt);
   }
 
+  /**
+   * Until when a key queued now may wait for the replicator's next wake and still leave as soon:
+   * the pending batch's due time (the thread wakes for it); forever while a batch is in flight or
+   * the peer is DOWN (an answer, a timeout or a state change is an event, and the key could not
+   * leave before it); never while nothing is pending (the key may leave at once).
+   */
+  long newKeyMayWaitUntil() {
+    if (!up || inFlight != null) {
+      return Long.MAX_VALUE;
+    }
+    return pending.isEmpty() ? Long.MIN_VALUE : nextSendAt();
+  }
+
   void acked(long sequence, long nowMillis) {
     if (inFlight == null || inFlight.sequence() != sequence) {
       return; // late answer to a batch already timed out or dropped
