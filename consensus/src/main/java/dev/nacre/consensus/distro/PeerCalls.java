@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
  * answers come back to the replicator's thread as events.
  */
 final class PeerCalls {
+  // Logs under the replicator's name, where operators filter Distro's lines.
   private static final Logger log = LoggerFactory.getLogger(DistroReplicator.class);
 
   private final String selfId;
