@@ -304,6 +304,11 @@ final class DistroCore {
 
   // ---- introspection, for tests and status pages ----
 
+  /** No peer has keys pending or a batch in flight. */
+  boolean quiet() {
+    return pipelines.values().stream().allMatch(PeerPipeline::quiet);
+  }
+
   Map<String, DistroRecord> liveRecords() {
     return store.live();
   }

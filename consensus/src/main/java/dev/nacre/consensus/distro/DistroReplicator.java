@@ -254,6 +254,7 @@ public final class DistroReplicator implements AutoCloseable {
   @Override
   public void close() {
     executor.shutdownNow();
+    ownWriteQueue.close();
     snapshotLister.shutdownNow();
     ready.completeExceptionally(new IllegalStateException("distro replicator closed"));
   }
@@ -333,6 +334,11 @@ public final class DistroReplicator implements AutoCloseable {
     } catch (RejectedExecutionException closed) {
       // closed: nothing is replicated any more
     }
+  }
+
+  /** Whether no peer has keys pending or a batch in flight, taken on the replicator's thread (tests). */
+  CompletableFuture<Boolean> quiet() {
+    return call(core::quiet);
   }
 
   /** How many own writes woke the replicator's thread (most wait for a wake it has set). */

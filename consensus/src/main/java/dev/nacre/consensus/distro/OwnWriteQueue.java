@@ -31,6 +31,7 @@ final class OwnWriteQueue {
   private final AtomicLong wakesAsked = new AtomicLong();
   private final int wakeAtSize;
   private volatile long mayWaitUntil = Long.MIN_VALUE;
+  private volatile boolean closed;
 
   OwnWriteQueue(int wakeAtSize) {
     this.wakeAtSize = wakeAtSize;
@@ -41,6 +42,9 @@ final class OwnWriteQueue {
    * queued at a time).
    */
   boolean add(Stored stored) {
+    if (closed) {
+      return false; // the replicator stopped: nothing is replicated any more
+    }
     queue.add(stored);
     int n = waiting.incrementAndGet();
     // Read after the add: a publish this read misses is followed by a drain that sees the report.
@@ -75,6 +79,12 @@ final class OwnWriteQueue {
       waiting.decrementAndGet();
     }
     return out;
+  }
+
+  /** The replicator stopped: later reports are dropped, as are those still waiting. */
+  void close() {
+    closed = true;
+    queue.clear();
   }
 
   /** How many reports asked for a wake of the thread since the start. */
