@@ -288,8 +288,8 @@ final class DistroCore {
 
   /**
    * Until when an own write made now leaves no later if it waits for the replicator's next wake
-   * ({@link OwnWriteQueue}): the earliest of each peer's answer, while the start's load runs
-   * never.
+   * or event ({@link OwnWriteQueue}): the earliest over the peers of {@link
+   * PeerPipeline#newKeyMayWaitUntil}; never while the start's load runs.
    */
   long ownWritesMayWaitUntil() {
     if (!load.isReady()) {

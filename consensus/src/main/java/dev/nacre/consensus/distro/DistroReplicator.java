@@ -318,10 +318,18 @@ public final class DistroReplicator implements AutoCloseable {
     ownWriteQueue.mayWaitUntil(coreStarted ? core.ownWritesMayWaitUntil() : Long.MIN_VALUE);
   }
 
-  /** Counts the own writes reported so far; after each publish, so none is left behind it. */
+  /**
+   * Counts the own writes reported so far. Reports made meanwhile (before the publish that
+   * settle made, so they may not have asked for a wake) get a wake queued behind the events
+   * already waiting, so that a stream of writes never holds those up.
+   */
   private void drainOwnWrites() {
-    for (List<OwnWriteQueue.Stored> writes; !(writes = ownWriteQueue.drain()).isEmpty(); ) {
+    List<OwnWriteQueue.Stored> writes = ownWriteQueue.drain();
+    if (!writes.isEmpty()) {
       settle(core.homeStored(writes, clock.getAsLong()));
+    }
+    if (ownWriteQueue.claimWakeForWaiting()) {
+      wakeForOwnWrites();
     }
   }
 

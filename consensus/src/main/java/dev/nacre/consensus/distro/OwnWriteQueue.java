@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * publishes with {@link #mayWaitUntil} until when a new report changes nothing by waiting, and
  * only a report made after it (one that may leave at once, on the leading edge), or the
  * {@code wakeAtSize}-th waiting report (a full batch), asks for a wake. The thread drains this
- * queue before each of its events and after each publish, so a report never waits past the
- * thread's next event.
+ * queue before each of its events, and after each publish queues a wake for reports still
+ * waiting, so a report never waits past the thread's next event.
  *
  * <p>Thread-safe: any thread adds, the replicator's thread drains.
  */
@@ -56,6 +56,14 @@ final class OwnWriteQueue {
     }
     wakesAsked.incrementAndGet();
     return true;
+  }
+
+  /**
+   * On the thread, after a publish: true when reports wait and no wake is queued for them, in
+   * which case the caller queues one. Not counted in {@link #wakesAsked}: the thread asked.
+   */
+  boolean claimWakeForWaiting() {
+    return !queue.isEmpty() && !wakeQueued.get() && wakeQueued.compareAndSet(false, true);
   }
 
   /** On the thread, as a queued wake starts: a report after this asks for another. */
