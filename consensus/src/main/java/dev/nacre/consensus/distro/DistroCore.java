@@ -99,7 +99,8 @@ final class DistroCore {
 
   /**
    * The application's home stored this member's write {@code after} of {@code key} in place of
-   * {@code before} (null when nothing was held): count it and queue the key for every peer.
+   * {@code before} (null when nothing was held): count it and queue the key for every peer. One
+   * write at a time, for tests; the replicator hands over what its queue held (below).
    */
   List<DistroEffect> homeStored(String key, RecordStamp before, RecordStamp after, long now) {
     return homeStored(List.of(new OwnWriteQueue.Stored(key, before, after, now)), now);

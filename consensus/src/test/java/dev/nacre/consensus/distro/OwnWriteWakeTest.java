@@ -31,15 +31,14 @@ class OwnWriteWakeTest {
   final InMemoryTransport network = new InMemoryTransport();
   final Map<String, DistroReplicator> replicators = new TreeMap<>();
   final Map<String, MapHome> homes = new TreeMap<>();
+  /** Answers to a's batches wait for this gate (done: they pass at once). */
+  final AtomicReference<CompletableFuture<Void>> answersToA =
+      new AtomicReference<>(CompletableFuture.completedFuture(null));
 
   @AfterEach
   void closeAll() {
     replicators.values().forEach(DistroReplicator::close);
   }
-
-  /** Answers to a's batches wait for this gate (done: they pass at once). */
-  final AtomicReference<CompletableFuture<Void>> answersToA =
-      new AtomicReference<>(CompletableFuture.completedFuture(null));
 
   void startAll() {
     for (String id : MEMBERS) {
