@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,6 +62,22 @@ class SinglePeerReplicatedLogTest {
       assertThat(cluster.machine(0).applies()).isEqualTo(20);
       String pool = cluster.log(0).config().selfId() + "-client-thread";
       assertThat(Thread.getAllStackTraces().keySet()).map(Thread::getName).noneMatch(name -> name.startsWith(pool));
+    }
+  }
+
+  /**
+   * Ratis would register every metric of a member as an MBean (starting the platform MBean server
+   * on the member's start) unless a reporter is registered first; nothing reads them there.
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void ratisMetricsStayOutOfJmx() {
+    try (TestCluster cluster = TestCluster.started(dir, 1, b -> b)) {
+      cluster.log(0).awaitLeader(Duration.ofSeconds(10));
+      cluster.log(0).submit(KvStateMachine.put("k", "v")).join();
+
+      assertThat(ManagementFactory.getPlatformMBeanServer().queryNames(null, null))
+          .map(ObjectName::getDomain).noneMatch(domain -> domain.startsWith("ratis"));
     }
   }
 
