@@ -307,7 +307,7 @@ final class DistroCore {
 
   /** No peer has keys pending or a batch in flight. */
   boolean quiet() {
-    return pipelines.values().stream().allMatch(PeerPipeline::quiet);
+    return pipelines.values().stream().allMatch(p -> p.pendingCount() == 0 && !p.hasInFlight());
   }
 
   Map<String, DistroRecord> liveRecords() {

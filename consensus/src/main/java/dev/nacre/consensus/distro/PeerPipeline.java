@@ -195,11 +195,6 @@ final class PeerPipeline {
     return pending.isEmpty() ? Long.MIN_VALUE : nextSendAt();
   }
 
-  /** Nothing pending and no batch in flight. */
-  boolean quiet() {
-    return pending.isEmpty() && inFlight == null;
-  }
-
   void acked(long sequence, long nowMillis) {
     if (inFlight == null || inFlight.sequence() != sequence) {
       return; // late answer to a batch already timed out or dropped

@@ -43,22 +43,7 @@ class OwnWriteWakeTest {
   void startAll() {
     for (String id : MEMBERS) {
       MapHome home = new MapHome();
-      DistroTransport transport = network.from(id);
-      if (id.equals("a")) {
-        DistroTransport direct = transport;
-        transport = new DistroTransport() {
-          @Override
-          public CompletableFuture<Void> sendBatch(String peerId, DistroBatch batch) {
-            CompletableFuture<Void> gate = answersToA.get();
-            return direct.sendBatch(peerId, batch).thenCombine(gate, (ok, open) -> ok);
-          }
-
-          @Override
-          public CompletableFuture<DistroSnapshot> requestSnapshot(String peerId, SnapshotRequest r) {
-            return direct.requestSnapshot(peerId, r);
-          }
-        };
-      }
+      DistroTransport transport = id.equals("a") ? gatedAnswers(network.from(id)) : network.from(id);
       DistroReplicator r = new DistroReplicator(id, MEMBERS, CONFIG, transport,
           new RecordingHandler(), home, System::currentTimeMillis);
       home.attach(r.ownWrites());
@@ -76,6 +61,22 @@ class OwnWriteWakeTest {
         assertThat(homes.get(m).view()).as("home of %s", m).containsAllEntriesOf(expected);
       }
     });
+  }
+
+  /** {@code direct}, with each batch's answer held until {@link #answersToA}'s gate opens. */
+  private DistroTransport gatedAnswers(DistroTransport direct) {
+    return new DistroTransport() {
+      @Override
+      public CompletableFuture<Void> sendBatch(String peerId, DistroBatch batch) {
+        CompletableFuture<Void> gate = answersToA.get();
+        return direct.sendBatch(peerId, batch).thenCombine(gate, (ok, open) -> ok);
+      }
+
+      @Override
+      public CompletableFuture<DistroSnapshot> requestSnapshot(String peerId, SnapshotRequest r) {
+        return direct.requestSnapshot(peerId, r);
+      }
+    };
   }
 
   @Test
