@@ -127,8 +127,8 @@ public final class RatisReplicatedLog implements ReplicatedLog {
         : SecretDerivedTls.issue(config.clusterSecret(), config.selfId(), config.selfHost()).grpcTlsConfig();
     this.parameters = RatisProperties.parameters(tls, config.handlersOnTransportThreads(),
         ForwardRpc.service(config.selfId(), this::leadsNow, this::commitForwarded));
-    this.forwardRpc = new ForwardRpc(this::raftAddressOf, tls);
     this.calls = new BoundedCalls(config.selfId());
+    this.forwardRpc = new ForwardRpc(this::raftAddressOf, tls, calls);
     this.batchCallbacks = Executors.newSingleThreadExecutor(daemon("nacre-raft-batch-" + config.selfId()));
     this.forwardOrigin = config.selfId() + "/" + UUID.randomUUID(); // the leader reads the peer id back
     this.entries = new OperationBatcher<>(config.batchesInFlight(), config.maxBatchOperations(),

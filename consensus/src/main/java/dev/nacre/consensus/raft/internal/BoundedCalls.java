@@ -86,6 +86,18 @@ public final class BoundedCalls {
     }
   }
 
+  /**
+   * Runs {@code task} after {@code delayNanos} unless the returned future is cancelled first, which
+   * takes it off the timer at once; null once closed.
+   */
+  public ScheduledFuture<?> deadline(Runnable task, long delayNanos) {
+    try {
+      return timer.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      return null;
+    }
+  }
+
   /** Deadlines still waiting on the timer, for tests. */
   int pendingDeadlines() {
     return timer.getQueue().size();

@@ -4,12 +4,16 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import javax.net.ssl.SSLException;
 import org.apache.ratis.grpc.GrpcTlsConfig;
@@ -25,16 +29,18 @@ import org.apache.ratis.thirdparty.io.grpc.netty.GrpcSslContexts;
 import org.apache.ratis.thirdparty.io.grpc.netty.NegotiationType;
 import org.apache.ratis.thirdparty.io.grpc.netty.NettyChannelBuilder;
 import org.apache.ratis.thirdparty.io.grpc.stub.ClientCalls;
+import org.apache.ratis.thirdparty.io.grpc.stub.ServerCallStreamObserver;
 import org.apache.ratis.thirdparty.io.grpc.stub.ServerCalls;
 import org.apache.ratis.thirdparty.io.grpc.stub.StreamObserver;
 import org.apache.ratis.thirdparty.io.netty.handler.ssl.SslContextBuilder;
 import org.apache.ratis.util.CodeInjectionForTesting;
 
 /**
- * The call that carries a batch from a member to the leader, served on the Raft port beside Ratis'
- * own services (same TLS, same handler threads): the request is {@link EntryCodec#encodeForward}'s
- * bytes, the reply {@link EntryCodec#encodeForwardReply}'s. {@link #service} is the leader's side;
- * an instance holds this member's channels to the others.
+ * The calls that carry batches from a member to the leader, served on the Raft port beside Ratis'
+ * own services (same TLS, same handler threads): a batch is {@link EntryCodec#encodeForward}'s
+ * bytes, its answer {@link EntryCodec#encodeForwardReply}'s, and all of a member's batches to a
+ * leader travel on one stream ({@link ForwardStream}). {@link #service} is the leader's side; an
+ * instance holds this member's channels and streams to the others.
  */
 public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable {
   /**
@@ -60,6 +66,7 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
     }
   };
 
+  /** One call per batch: what members sent before {@link #FORWARDS}, still served for them. */
   static final MethodDescriptor<byte[], byte[]> FORWARD = MethodDescriptor.<byte[], byte[]>newBuilder()
       .setType(MethodDescriptor.MethodType.UNARY)
       .setFullMethodName(MethodDescriptor.generateFullMethodName("nacre.consensus.LeaderForward", "Forward"))
@@ -67,19 +74,33 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
       .setResponseMarshaller(BYTES)
       .build();
 
+  /** All of a member's batches to a leader on one call ({@link ForwardStream}). */
+  static final MethodDescriptor<byte[], byte[]> FORWARDS = MethodDescriptor.<byte[], byte[]>newBuilder()
+      .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
+      .setFullMethodName(MethodDescriptor.generateFullMethodName("nacre.consensus.LeaderForward", "Forwards"))
+      .setRequestMarshaller(BYTES)
+      .setResponseMarshaller(BYTES)
+      .build();
+
   private final Function<String, String> addressOf;
   private final GrpcTlsConfig tls;
+  private final BoundedCalls deadlines;
   private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+  private final Map<String, ForwardStream> streams = new ConcurrentHashMap<>();
+  /** Leaders that do not know {@link #FORWARDS} (an older build): they get a call per batch. */
+  private final Set<String> perBatchCalls = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
   /**
    * @param addressOf a member's Raft address ({@code host:port}) by id, null for none; asked when
    *     this member first forwards to it, so it must know members added since the start
    * @param tls this member's Raft TLS, null for plaintext
+   * @param deadlines times out batches that a leader does not answer
    */
-  public ForwardRpc(Function<String, String> addressOf, GrpcTlsConfig tls) {
+  public ForwardRpc(Function<String, String> addressOf, GrpcTlsConfig tls, BoundedCalls deadlines) {
     this.addressOf = addressOf;
     this.tls = tls;
+    this.deadlines = deadlines;
   }
 
   /**
@@ -88,29 +109,83 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
    */
   public static ServerServiceDefinition service(String selfId, BooleanSupplier leads,
       Function<List<TrackedOperation>, CompletableFuture<byte[]>> commit) {
+    Leader leader = new Leader(selfId, leads, commit);
     return ServerServiceDefinition.builder(FORWARD.getServiceName())
-        .addMethod(FORWARD, ServerCalls.asyncUnaryCall((byte[] request, StreamObserver<byte[]> reply) -> {
-          List<TrackedOperation> operations = EntryCodec.decodeForward(request).orElse(null);
-          if (operations == null) {
-            reply.onError(Status.INVALID_ARGUMENT.withDescription("unreadable forwarded batch of " + request.length
-                + " bytes; do the members run different versions?").asRuntimeException());
-            return;
-          }
-          CodeInjectionForTesting.execute(FORWARD_INJECTION_POINT, selfId, senderOf(operations));
-          if (!leads.getAsBoolean()) {
-            reply.onError(Status.FAILED_PRECONDITION.withDescription(selfId + " does not lead").asRuntimeException());
-            return;
-          }
-          commit.apply(operations).whenComplete((answer, error) -> {
-            if (error != null) {
-              reply.onError(Status.UNAVAILABLE.withDescription(String.valueOf(error)).asRuntimeException());
-            } else {
+        .addMethod(FORWARD, ServerCalls.asyncUnaryCall((byte[] request, StreamObserver<byte[]> reply) ->
+            leader.take(request, answer -> {
               reply.onNext(answer);
               reply.onCompleted();
-            }
-          });
-        }))
+            }, refusal -> reply.onError(refusal.asRuntimeException()))))
+        .addMethod(FORWARDS, ServerCalls.asyncBidiStreamingCall(leader::stream))
         .build();
+  }
+
+  /** The leader's handling of a batch, whichever call brought it. */
+  private record Leader(String selfId, BooleanSupplier leads,
+      Function<List<TrackedOperation>, CompletableFuture<byte[]>> commit) {
+    void take(byte[] request, Consumer<byte[]> answer, Consumer<Status> refuse) {
+      List<TrackedOperation> operations = EntryCodec.decodeForward(request).orElse(null);
+      if (operations == null) {
+        refuse.accept(Status.INVALID_ARGUMENT.withDescription("unreadable forwarded batch of " + request.length
+            + " bytes; do the members run different versions?"));
+        return;
+      }
+      CodeInjectionForTesting.execute(FORWARD_INJECTION_POINT, selfId, senderOf(operations));
+      if (!leads.getAsBoolean()) {
+        refuse.accept(Status.FAILED_PRECONDITION.withDescription(selfId + " does not lead"));
+        return;
+      }
+      commit.apply(operations).whenComplete((reply, error) -> {
+        if (error != null) {
+          refuse.accept(Status.UNAVAILABLE.withDescription(String.valueOf(error)));
+        } else {
+          answer.accept(reply);
+        }
+      });
+    }
+
+    /** A sender's stream: each message a batch with its id, each answer sent back with that id. */
+    StreamObserver<byte[]> stream(StreamObserver<byte[]> replies) {
+      ServerCallStreamObserver<byte[]> out = (ServerCallStreamObserver<byte[]>) replies;
+      out.setOnCancelHandler(() -> { }); // answers after the sender went away are dropped, not thrown
+      Consumer<byte[]> send = message -> {
+        synchronized (out) { // a call's answer side takes one message at a time
+          out.onNext(message);
+        }
+      };
+      return new StreamObserver<>() {
+        @Override
+        public void onNext(byte[] message) {
+          if (message.length < Long.BYTES) {
+            synchronized (out) {
+              out.onError(Status.INVALID_ARGUMENT.withDescription("forward message of " + message.length
+                  + " bytes has no id; do the members run different versions?").asRuntimeException());
+            }
+            return;
+          }
+          long id = ByteBuffer.wrap(message).getLong();
+          byte[] batch = Arrays.copyOfRange(message, Long.BYTES, message.length);
+          try {
+            take(batch, answer -> send.accept(ForwardStream.answer(id, answer)),
+                refusal -> send.accept(ForwardStream.refusal(id, refusal)));
+          } catch (RuntimeException e) { // a test's cut link: this batch fails, the stream stays
+            send.accept(ForwardStream.refusal(id, Status.UNAVAILABLE.withDescription(e.toString())));
+          }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+          // The sender went away; its batches still commit, and their answers are dropped.
+        }
+
+        @Override
+        public void onCompleted() {
+          synchronized (out) {
+            out.onCompleted();
+          }
+        }
+      };
+    }
   }
 
   /** The Raft peer id of the member that forwarded {@code operations} (its origin is "peerId/run"). */
@@ -122,7 +197,6 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
 
   @Override
   public CompletableFuture<byte[]> send(String memberId, byte[] forward, long timeoutNanos) {
-    CompletableFuture<byte[]> reply = new CompletableFuture<>();
     try {
       ManagedChannel channel = channel(memberId);
       if (channel.getState(false) != ConnectivityState.READY) {
@@ -130,32 +204,51 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
         // it connects again; the member named leader now is up, or another leader comes soon.
         channel.resetConnectBackoff();
       }
-      // Waits for the connection instead of failing at once while it is being made; a new leader
-      // gets the batch anyway (LeaderForwards), and the deadline bounds the wait.
-      CallOptions options = CallOptions.DEFAULT.withWaitForReady()
-          .withDeadlineAfter(timeoutNanos, TimeUnit.NANOSECONDS);
-      ClientCalls.asyncUnaryCall(channel.newCall(FORWARD, options), forward, new StreamObserver<>() {
-            @Override
-            public void onNext(byte[] value) {
-              reply.complete(value);
-            }
-
-            @Override
-            public void onError(Throwable t) {
-              reply.completeExceptionally(t);
-            }
-
-            @Override
-            public void onCompleted() {
-              if (!reply.isDone()) { // after every answer: only a close without one builds the error
-                reply.completeExceptionally(
-                    new IllegalStateException("the leader closed the forward without an answer"));
-              }
-            }
-          });
+      if (perBatchCalls.contains(memberId)) {
+        return sendAlone(channel, forward, timeoutNanos);
+      }
+      return streams.compute(memberId, (id, s) -> s == null || s.endedWith() != null ? openStream(id, channel) : s)
+          .send(forward, timeoutNanos);
     } catch (RuntimeException e) {
-      reply.completeExceptionally(e);
+      return CompletableFuture.failedFuture(e);
     }
+  }
+
+  private ForwardStream openStream(String memberId, ManagedChannel channel) {
+    ForwardStream stream = new ForwardStream(deadlines, ended -> {
+      streams.remove(memberId, ended);
+      if (ended.endedWith().getCode() == Status.Code.UNIMPLEMENTED) {
+        perBatchCalls.add(memberId);
+      }
+    });
+    // Waits for the connection instead of failing at once while it is being made; each batch's
+    // deadline bounds the wait, and a new leader gets the batch anyway (LeaderForwards).
+    ClientCalls.asyncBidiStreamingCall(channel.newCall(FORWARDS, CallOptions.DEFAULT.withWaitForReady()), stream);
+    return stream;
+  }
+
+  /** A batch on a call of its own, for a leader of an older build. */
+  private static CompletableFuture<byte[]> sendAlone(ManagedChannel channel, byte[] forward, long timeoutNanos) {
+    CompletableFuture<byte[]> reply = new CompletableFuture<>();
+    CallOptions options = CallOptions.DEFAULT.withWaitForReady().withDeadlineAfter(timeoutNanos, TimeUnit.NANOSECONDS);
+    ClientCalls.asyncUnaryCall(channel.newCall(FORWARD, options), forward, new StreamObserver<>() {
+      @Override
+      public void onNext(byte[] value) {
+        reply.complete(value);
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        reply.completeExceptionally(t);
+      }
+
+      @Override
+      public void onCompleted() {
+        if (!reply.isDone()) { // after every answer: only a close without one builds the error
+          reply.completeExceptionally(new IllegalStateException("the leader closed the forward without an answer"));
+        }
+      }
+    });
     return reply;
   }
 
@@ -191,6 +284,7 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
   @Override
   public void close() {
     closed = true;
+    streams.values().forEach(ForwardStream::close);
     channels.values().forEach(ManagedChannel::shutdownNow);
   }
 }
