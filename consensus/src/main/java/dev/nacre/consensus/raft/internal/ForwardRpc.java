@@ -67,20 +67,20 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
   };
 
   /** One call per batch: what members sent before {@link #FORWARDS}, still served for them. */
-  static final MethodDescriptor<byte[], byte[]> FORWARD = MethodDescriptor.<byte[], byte[]>newBuilder()
-      .setType(MethodDescriptor.MethodType.UNARY)
-      .setFullMethodName(MethodDescriptor.generateFullMethodName("nacre.consensus.LeaderForward", "Forward"))
-      .setRequestMarshaller(BYTES)
-      .setResponseMarshaller(BYTES)
-      .build();
+  static final MethodDescriptor<byte[], byte[]> FORWARD = method(MethodDescriptor.MethodType.UNARY, "Forward");
 
   /** All of a member's batches to a leader on one call ({@link ForwardStream}). */
-  static final MethodDescriptor<byte[], byte[]> FORWARDS = MethodDescriptor.<byte[], byte[]>newBuilder()
-      .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
-      .setFullMethodName(MethodDescriptor.generateFullMethodName("nacre.consensus.LeaderForward", "Forwards"))
-      .setRequestMarshaller(BYTES)
-      .setResponseMarshaller(BYTES)
-      .build();
+  static final MethodDescriptor<byte[], byte[]> FORWARDS =
+      method(MethodDescriptor.MethodType.BIDI_STREAMING, "Forwards");
+
+  private static MethodDescriptor<byte[], byte[]> method(MethodDescriptor.MethodType type, String name) {
+    return MethodDescriptor.<byte[], byte[]>newBuilder()
+        .setType(type)
+        .setFullMethodName(MethodDescriptor.generateFullMethodName("nacre.consensus.LeaderForward", name))
+        .setRequestMarshaller(BYTES)
+        .setResponseMarshaller(BYTES)
+        .build();
+  }
 
   private final Function<String, String> addressOf;
   private final GrpcTlsConfig tls;
@@ -207,11 +207,22 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
       if (perBatchCalls.contains(memberId)) {
         return sendAlone(channel, forward, timeoutNanos);
       }
-      return streams.compute(memberId, (id, s) -> s == null || s.endedWith() != null ? openStream(id, channel) : s)
+      ForwardStream stream = streams.get(memberId);
+      return (stream == null || stream.endedWith() != null ? stream(memberId, channel) : stream)
           .send(forward, timeoutNanos);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  /** The open stream to {@code memberId}, opened now if there is none; one at a time per member. */
+  private synchronized ForwardStream stream(String memberId, ManagedChannel channel) {
+    ForwardStream stream = streams.get(memberId);
+    if (stream == null || stream.endedWith() != null) {
+      stream = openStream(memberId, channel);
+      streams.put(memberId, stream);
+    }
+    return stream;
   }
 
   private ForwardStream openStream(String memberId, ManagedChannel channel) {
