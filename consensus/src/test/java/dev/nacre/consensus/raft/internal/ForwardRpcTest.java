@@ -54,8 +54,7 @@ class ForwardRpcTest {
   }
 
   private void startLeader() throws IOException {
-    startLeader(ops -> CompletableFuture.completedFuture(EntryCodec.encodeForwardReply(
-        ops.stream().map(op -> ApplyResult.ok(op.operation())).toList(), 42)), new AtomicInteger());
+    startLeader(ops -> CompletableFuture.completedFuture(allOk(ops, 42)), new AtomicInteger());
   }
 
   /** A leader that commits with {@code commit} and counts the calls it is sent. */
@@ -130,8 +129,7 @@ class ForwardRpcTest {
     }
     await().atMost(Duration.ofSeconds(5)).until(() -> commits.size() == batches);
     for (Map.Entry<CompletableFuture<byte[]>, List<TrackedOperation>> c; (c = commits.pollLast()) != null; ) {
-      c.getKey().complete(EntryCodec.encodeForwardReply( // last sent, first answered
-          c.getValue().stream().map(op -> ApplyResult.ok(op.operation())).toList(), 7));
+      c.getKey().complete(allOk(c.getValue(), 7)); // last sent, first answered
     }
     for (int i = 0; i < batches; i++) {
       byte[] reply = replies.get(i).get(5, TimeUnit.SECONDS);
@@ -146,8 +144,7 @@ class ForwardRpcTest {
   @Test
   void aBatchTheLeaderDoesNotAnswerFailsAtItsDeadline() throws Exception {
     AtomicBoolean answer = new AtomicBoolean(false);
-    startLeader(ops -> answer.get() ? CompletableFuture.completedFuture(EntryCodec.encodeForwardReply(
-        ops.stream().map(op -> ApplyResult.ok(op.operation())).toList(), 9)) : new CompletableFuture<>(),
+    startLeader(ops -> answer.get() ? CompletableFuture.completedFuture(allOk(ops, 9)) : new CompletableFuture<>(),
         new AtomicInteger());
     long start = System.nanoTime();
     assertThat(statusOf(rpc.send("n1", forward("put d"), SECOND / 2))).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
@@ -182,8 +179,7 @@ class ForwardRpcTest {
     List<String> committed = new CopyOnWriteArrayList<>();
     startLeader(ops -> {
       ops.forEach(op -> committed.add(new String(op.operation(), StandardCharsets.UTF_8)));
-      return CompletableFuture.completedFuture(EntryCodec.encodeForwardReply(
-          ops.stream().map(op -> ApplyResult.ok(op.operation())).toList(), 3));
+      return CompletableFuture.completedFuture(allOk(ops, 3));
     }, new AtomicInteger());
     rpc.send("n1", forward("put fresh"), SECOND).get(5, TimeUnit.SECONDS);
     assertThat(committed).containsExactly("put fresh");
@@ -192,8 +188,8 @@ class ForwardRpcTest {
   /** A leader of the build before the stream knows only a call per batch: members fall back to it. */
   @Test
   void aLeaderWithoutTheStreamGetsACallPerBatch() throws Exception {
-    ServerServiceDefinition both = ForwardRpc.service("n1", leads::get, ops -> CompletableFuture.completedFuture(
-        EntryCodec.encodeForwardReply(ops.stream().map(op -> ApplyResult.ok(op.operation())).toList(), 5)));
+    ServerServiceDefinition both =
+        ForwardRpc.service("n1", leads::get, ops -> CompletableFuture.completedFuture(allOk(ops, 5)));
     leader = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
         .addService(ServerServiceDefinition.builder(ForwardRpc.FORWARD.getServiceName())
             .addMethod(both.getMethod(ForwardRpc.FORWARD.getFullMethodName())).build())
@@ -201,6 +197,12 @@ class ForwardRpcTest {
     assertThat(statusOf(rpc.send("n1", forward("put h"), SECOND))).isEqualTo(Status.Code.UNIMPLEMENTED);
     byte[] reply = rpc.send("n1", forward("put i"), SECOND).get(5, TimeUnit.SECONDS);
     assertThat(EntryCodec.decodeReply(reply, 1).appliedIndex()).isEqualTo(5);
+  }
+
+  /** The leader's answer that applies every operation of a batch, at {@code appliedIndex}. */
+  private static byte[] allOk(List<TrackedOperation> operations, long appliedIndex) {
+    return EntryCodec.encodeForwardReply(operations.stream().map(op -> ApplyResult.ok(op.operation())).toList(),
+        appliedIndex);
   }
 
   private static Status.Code statusOf(CompletableFuture<byte[]> call) throws Exception {
