@@ -35,7 +35,6 @@ import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.grpc.GrpcTlsConfig;
-import org.apache.ratis.metrics.MetricRegistries;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
@@ -71,13 +70,6 @@ public final class RatisReplicatedLog implements ReplicatedLog {
   private static final long SERVER_CLOSE_BOUND_MS = 15_000;
   /** Results of forwarded operations each member keeps to answer repeats: seconds of a busy cluster. */
   private static final int REMEMBERED_FORWARDS = 65_536;
-
-  static {
-    // Ratis reports its metrics to JMX unless a reporter is registered before its first registry:
-    // nothing reads them there, and the reporter costs a start the platform MBean server and an
-    // MBean per metric, while the Raft member's start waits.
-    MetricRegistries.global().addReporterRegistration(registry -> { }, registry -> { });
-  }
 
   private final RaftConfig config;
   private final RaftGroupId groupId;

