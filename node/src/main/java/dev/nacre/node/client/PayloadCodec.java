@@ -23,7 +23,7 @@ final class PayloadCodec {
       .serializationInclusion(JsonInclude.Include.NON_NULL)
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .build();
-  /** A reader per message class: it keeps the class's deserializer, which a lookup by class costs each time. */
+  /** A reader per message class keeps the class's deserializer, which a lookup by class costs per call. */
   private final ClassValue<ObjectReader> readers = new ClassValue<>() {
     @Override
     protected ObjectReader computeValue(Class<?> type) {
