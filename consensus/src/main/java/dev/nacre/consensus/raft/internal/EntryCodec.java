@@ -4,6 +4,7 @@ import dev.nacre.consensus.raft.Outcome;
 import dev.nacre.proto.consensus.OperationBatch;
 import dev.nacre.proto.consensus.OperationBatchResult;
 import dev.nacre.proto.consensus.RequestId;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -37,11 +38,20 @@ public final class EntryCodec {
 
   /** The operations of a forwarded batch, or empty when {@code message} is not one. */
   public static Optional<List<TrackedOperation>> decodeForward(byte[] message) {
-    if (message.length == 0 || message[0] != FORWARD_TAG) {
+    return decodeForward(message, 0);
+  }
+
+  /**
+   * {@link #decodeForward(byte[])} of the batch that starts at {@code offset} (after a stream's
+   * message id), read in place rather than copied out first.
+   */
+  public static Optional<List<TrackedOperation>> decodeForward(byte[] message, int offset) {
+    if (message.length <= offset || message[offset] != FORWARD_TAG) {
       return Optional.empty();
     }
     try {
-      return Optional.of(operations(OperationBatch.parseFrom(ByteString.copyFrom(message, 1, message.length - 1))));
+      return Optional.of(operations(OperationBatch.parseFrom(
+          ByteBuffer.wrap(message, offset + 1, message.length - offset - 1))));
     } catch (InvalidProtocolBufferException e) {
       return Optional.empty();
     }

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -122,7 +121,7 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
     Leader leader = new Leader(selfId, leads, commit);
     return ServerServiceDefinition.builder(FORWARD.getServiceName())
         .addMethod(FORWARD, ServerCalls.asyncUnaryCall((byte[] request, StreamObserver<byte[]> reply) ->
-            leader.take(request, answer -> {
+            leader.take(request, 0, answer -> {
               reply.onNext(answer);
               reply.onCompleted();
             }, refusal -> reply.onError(refusal.asRuntimeException()))))
@@ -133,11 +132,12 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
   /** The leader's handling of a batch, whichever call brought it. */
   private record Leader(String selfId, BooleanSupplier leads,
       Function<List<TrackedOperation>, CompletableFuture<byte[]>> commit) {
-    void take(byte[] request, Consumer<byte[]> answer, Consumer<Status> refuse) {
-      List<TrackedOperation> operations = EntryCodec.decodeForward(request).orElse(null);
+    /** Handles the batch that starts at {@code offset} of {@code request}. */
+    void take(byte[] request, int offset, Consumer<byte[]> answer, Consumer<Status> refuse) {
+      List<TrackedOperation> operations = EntryCodec.decodeForward(request, offset).orElse(null);
       if (operations == null) {
-        refuse.accept(Status.INVALID_ARGUMENT.withDescription("unreadable forwarded batch of " + request.length
-            + " bytes; do the members run different versions?"));
+        refuse.accept(Status.INVALID_ARGUMENT.withDescription("unreadable forwarded batch of "
+            + (request.length - offset) + " bytes; do the members run different versions?"));
         return;
       }
       CodeInjectionForTesting.execute(FORWARD_INJECTION_POINT, selfId, senderOf(operations));
@@ -174,9 +174,8 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
             return;
           }
           long id = ByteBuffer.wrap(message).getLong();
-          byte[] batch = Arrays.copyOfRange(message, Long.BYTES, message.length);
           try {
-            take(batch, answer -> send.accept(ForwardStream.answer(id, answer)),
+            take(message, Long.BYTES, answer -> send.accept(ForwardStream.answer(id, answer)),
                 refusal -> send.accept(ForwardStream.refusal(id, refusal)));
           } catch (RuntimeException e) { // a test's cut link: this batch fails, the stream stays
             send.accept(ForwardStream.refusal(id, Status.UNAVAILABLE.withDescription(e.toString())));
