@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nacre.proto.nacos.Metadata;
 import dev.nacre.proto.nacos.Payload;
 import org.apache.ratis.thirdparty.com.google.protobuf.Any;
-import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 
 /**
  * Nacos' framing: a {@link Payload} names its message kind in {@code metadata.type} and carries
@@ -103,7 +103,7 @@ final class PayloadCodec {
     }
     return Payload.newBuilder()
         .setMetadata(Metadata.newBuilder().setType(type))
-        .setBody(Any.newBuilder().setValue(ByteString.copyFrom(json)))
+        .setBody(Any.newBuilder().setValue(UnsafeByteOperations.unsafeWrap(json))) // json is ours alone
         .build();
   }
 }

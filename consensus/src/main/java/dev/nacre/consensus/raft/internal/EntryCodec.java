@@ -92,13 +92,22 @@ public final class EntryCodec {
 
   /** {@link #decodeBatch} with the identity of forwarded operations. */
   public static List<TrackedOperation> decodeEntry(byte[] entry) {
-    if (entry.length == 0 || entry[0] != BATCH_TAG) {
-      return List.of(TrackedOperation.own(entry));
+    return decodeEntry(UnsafeByteOperations.unsafeWrap(entry));
+  }
+
+  /**
+   * {@link #decodeEntry(byte[])} of a log entry's data as Ratis holds it, read in place: every
+   * member decodes every entry, and a copy to an array and a second one past the tag cost each.
+   */
+  public static List<TrackedOperation> decodeEntry(ByteString entry) {
+    if (entry.isEmpty() || entry.byteAt(0) != BATCH_TAG) {
+      return List.of(TrackedOperation.own(entry.toByteArray()));
     }
     try {
-      return operations(OperationBatch.parseFrom(ByteString.copyFrom(entry, 1, entry.length - 1)));
+      return operations(OperationBatch.parseFrom(entry.substring(1)));
     } catch (InvalidProtocolBufferException e) {
-      return List.of(TrackedOperation.own(entry)); // the state machine refuses it like any operation it cannot read
+      // the state machine refuses it like any operation it cannot read
+      return List.of(TrackedOperation.own(entry.toByteArray()));
     }
   }
 

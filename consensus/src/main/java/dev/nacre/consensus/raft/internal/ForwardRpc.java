@@ -3,6 +3,7 @@ package dev.nacre.consensus.raft.internal;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -20,6 +21,7 @@ import org.apache.ratis.grpc.GrpcUtil;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.thirdparty.io.grpc.CallOptions;
 import org.apache.ratis.thirdparty.io.grpc.ConnectivityState;
+import org.apache.ratis.thirdparty.io.grpc.Drainable;
 import org.apache.ratis.thirdparty.io.grpc.KnownLength;
 import org.apache.ratis.thirdparty.io.grpc.ManagedChannel;
 import org.apache.ratis.thirdparty.io.grpc.MethodDescriptor;
@@ -53,7 +55,7 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
   private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
     @Override
     public InputStream stream(byte[] value) {
-      return new ByteArrayInputStream(value);
+      return new DrainableBytes(value);
     }
 
     @Override
@@ -74,6 +76,24 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
       }
     }
   };
+
+  /**
+   * A message that gRPC writes in one piece: without {@link Drainable} it copies any stream through
+   * an 8 KiB buffer allocated per message (1.5% of every member's CPU under forwarded writes).
+   */
+  private static final class DrainableBytes extends ByteArrayInputStream implements Drainable, KnownLength {
+    DrainableBytes(byte[] value) {
+      super(value);
+    }
+
+    @Override
+    public synchronized int drainTo(OutputStream target) throws IOException {
+      int length = count - pos;
+      target.write(buf, pos, length);
+      pos = count;
+      return length;
+    }
+  }
 
   /** One call per batch: what members sent before {@link #FORWARDS}, still served for them. */
   static final MethodDescriptor<byte[], byte[]> FORWARD = method(MethodDescriptor.MethodType.UNARY, "Forward");

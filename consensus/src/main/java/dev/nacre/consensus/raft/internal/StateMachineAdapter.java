@@ -120,7 +120,7 @@ public final class StateMachineAdapter extends BaseStateMachine {
   public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
     LogEntryProto entry = trx.getLogEntry();
     long index = entry.getIndex();
-    List<TrackedOperation> tracked = EntryCodec.decodeEntry(entry.getStateMachineLogEntry().getLogData().toByteArray());
+    List<TrackedOperation> tracked = EntryCodec.decodeEntry(entry.getStateMachineLogEntry().getLogData());
     List<byte[]> operations = tracked.stream().map(TrackedOperation::operation).toList();
     List<Outcome> outcomes;
     if (index <= delegate.lastAppliedIndex()) {

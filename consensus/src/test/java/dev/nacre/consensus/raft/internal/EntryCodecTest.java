@@ -7,6 +7,7 @@ import dev.nacre.consensus.raft.OperationRejectedException;
 import dev.nacre.consensus.raft.Outcome;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.junit.jupiter.api.Test;
 
 class EntryCodecTest {
@@ -17,6 +18,24 @@ class EntryCodecTest {
     assertThat(EntryCodec.decodeBatch(EntryCodec.encodeBatch(List.of(a, b)))).containsExactly(a, b);
     byte[] bare = {0x0a, 2, 'h', 'i'}; // a protobuf message as entries held it before batching
     assertThat(EntryCodec.decodeBatch(bare)).containsExactly(bare);
+  }
+
+  /** Ratis may hand the state machine an entry's data as a view into a larger buffer. */
+  @Test
+  void anEntryIsReadInPlaceFromAViewIntoALargerBuffer() {
+    byte[] a = {10, 1, 65};
+    byte[] entry = EntryCodec.encodeEntry(List.of(new TrackedOperation(a, "n1/run", 3)));
+    byte[] larger = new byte[entry.length + 7];
+    System.arraycopy(entry, 0, larger, 4, entry.length);
+    ByteString view = ByteString.copyFrom(larger).substring(4, 4 + entry.length);
+    List<TrackedOperation> decoded = EntryCodec.decodeEntry(view);
+    assertThat(decoded).extracting(TrackedOperation::operation).containsExactly(a);
+    assertThat(decoded.get(0).key()).isEqualTo(new TrackedOperation.Key("n1/run", 3));
+
+    byte[] malformed = {0, (byte) 0xff};
+    assertThat(EntryCodec.decodeEntry(ByteString.copyFrom(larger, 0, 1).concat(ByteString.copyFrom(malformed))))
+        .as("an unreadable batch is one operation that the state machine refuses")
+        .extracting(TrackedOperation::operation).containsExactly(new byte[] {0, 0, (byte) 0xff});
   }
 
   @Test

@@ -3,7 +3,10 @@ package dev.nacre.consensus.raft.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +23,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.apache.ratis.thirdparty.io.grpc.Drainable;
+import org.apache.ratis.thirdparty.io.grpc.KnownLength;
 import org.apache.ratis.thirdparty.io.grpc.Metadata;
 import org.apache.ratis.thirdparty.io.grpc.Server;
 import org.apache.ratis.thirdparty.io.grpc.ServerCall;
@@ -85,6 +90,20 @@ class ForwardRpcTest {
     EntryCodec.Reply answer = EntryCodec.decodeReply(reply, 1);
     assertThat(answer.appliedIndex()).isEqualTo(42);
     assertThat(ApplyResult.decode(answer.results().get(0))).asString(StandardCharsets.UTF_8).isEqualTo("put a");
+  }
+
+  /** gRPC writes a message that is {@link Drainable} in one piece; any other stream through a copy buffer. */
+  @Test
+  void aMessageIsWrittenInOnePieceOfItsLength() throws IOException {
+    byte[] message = forward("put d");
+    InputStream stream = ForwardRpc.FORWARDS.streamRequest(message);
+    assertThat(stream).isInstanceOf(Drainable.class).isInstanceOf(KnownLength.class);
+    assertThat(stream.available()).isEqualTo(message.length);
+    ByteArrayOutputStream written = new ByteArrayOutputStream();
+    assertThat(((Drainable) stream).drainTo(written)).isEqualTo(message.length);
+    assertThat(written.toByteArray()).isEqualTo(message);
+    assertThat(stream.available()).isZero();
+    assertThat(ForwardRpc.FORWARDS.parseRequest(new ByteArrayInputStream(message))).isEqualTo(message);
   }
 
   @Test
