@@ -4,7 +4,6 @@ import dev.nacre.consensus.raft.Outcome;
 import dev.nacre.proto.consensus.OperationBatch;
 import dev.nacre.proto.consensus.OperationBatchResult;
 import dev.nacre.proto.consensus.RequestId;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -46,12 +45,20 @@ public final class EntryCodec {
    * message id), read in place rather than copied out first.
    */
   public static Optional<List<TrackedOperation>> decodeForward(byte[] message, int offset) {
-    if (message.length <= offset || message[offset] != FORWARD_TAG) {
+    return batchAfterTag(FORWARD_TAG, UnsafeByteOperations.unsafeWrap(message, offset, message.length - offset));
+  }
+
+  /**
+   * The operations of the {@link OperationBatch} that follows {@code tag} in {@code data}, parsed
+   * from a view of it (no copy); empty when {@code data} does not start with the tag or the batch
+   * is unreadable.
+   */
+  private static Optional<List<TrackedOperation>> batchAfterTag(byte tag, ByteString data) {
+    if (data.isEmpty() || data.byteAt(0) != tag) {
       return Optional.empty();
     }
     try {
-      return Optional.of(operations(OperationBatch.parseFrom(
-          ByteBuffer.wrap(message, offset + 1, message.length - offset - 1))));
+      return Optional.of(operations(OperationBatch.parseFrom(data.substring(1))));
     } catch (InvalidProtocolBufferException e) {
       return Optional.empty();
     }
@@ -100,15 +107,9 @@ public final class EntryCodec {
    * member decodes every entry, and a copy to an array and a second one past the tag cost each.
    */
   public static List<TrackedOperation> decodeEntry(ByteString entry) {
-    if (entry.isEmpty() || entry.byteAt(0) != BATCH_TAG) {
-      return List.of(TrackedOperation.own(entry.toByteArray()));
-    }
-    try {
-      return operations(OperationBatch.parseFrom(entry.substring(1)));
-    } catch (InvalidProtocolBufferException e) {
-      // the state machine refuses it like any operation it cannot read
-      return List.of(TrackedOperation.own(entry.toByteArray()));
-    }
+    // An entry from before batching, or an unreadable batch: one operation, which the state
+    // machine refuses like any operation it cannot read.
+    return batchAfterTag(BATCH_TAG, entry).orElseGet(() -> List.of(TrackedOperation.own(entry.toByteArray())));
   }
 
   /** An outcome as the tagged {@link ApplyResult} that travels back to the submitter. */
