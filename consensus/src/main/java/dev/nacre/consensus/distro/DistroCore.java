@@ -234,6 +234,15 @@ final class DistroCore {
     return finish(now);
   }
 
+  List<DistroEffect> memberAnsweredAgain(String member, long now) {
+    PeerPipeline p = pipelines.get(member);
+    if (p != null) {
+      p.retryNow();
+      p.requestDigest();
+    }
+    return finish(now);
+  }
+
   List<DistroEffect> memberDown(String member, long now) {
     if (!member.equals(selfId)) {
       pipeline(member).down();

@@ -208,6 +208,16 @@ public final class DistroReplicator implements AutoCloseable {
     submit(() -> core.memberUp(memberId, clock.getAsLong()));
   }
 
+  /**
+   * {@code memberId} answered a ping after it had not (it restarted, or its link came back),
+   * whether or not membership had got as far as DOWN: what failed to reach it meanwhile goes now,
+   * not after a backoff that may have grown to its maximum, and with a digest, so that a member
+   * that restarted and loaded another's snapshot repairs at once what that lacked of this one's.
+   */
+  public void memberAnsweredAgain(String memberId) {
+    submit(() -> core.memberAnsweredAgain(memberId, clock.getAsLong()));
+  }
+
   /** Membership says {@code memberId} is DOWN: stop sending to it, start its grace period. */
   public void memberDown(String memberId) {
     if (!memberId.equals(selfId) && upMembers.remove(memberId)) {

@@ -244,6 +244,12 @@ final class PeerPipeline {
     up = true;
   }
 
+  /** The peer answers again: what failed while it did not leaves at the next poll. */
+  void retryNow() {
+    consecutiveFailures = 0;
+    retryAt = 0;
+  }
+
   long backoffMillis(int failures) {
     long delay = backoffBaseMillis;
     for (int i = 1; i < failures && delay < backoffMaxMillis; i++) {

@@ -183,6 +183,27 @@ class DistroPipelineTest {
   }
 
   @Test
+  void aPeerThatAnswersAgainGetsWhatFailedMeanwhileAtOnceWithADigest() {
+    Wire wire = new Wire(DistroConfig.defaults(), "a", "b", "c").startAll(); // retries 100 ms doubling to 3 s
+    wire.cut("a", "b");
+    wire.cut("b", "a"); // and b cannot pull a's records itself
+    wire.write("a", "k1", "v1");
+    wire.advanceTo(wire.now + 6_000);
+    wire.log.clear();
+    for (int i = 0; i < 400 && wire.log.stream().noneMatch(l -> l.startsWith("a>b ")); i++) {
+      wire.advanceTo(wire.now + 10); // until a's next try fails: the one after it is 3 s away
+    }
+    assertThat(wire.log).as("a kept trying").anyMatch(l -> l.startsWith("a>b batch 1"));
+    wire.heal();
+    assertThat(wire.core("b").liveRecords()).doesNotContainKey("k1");
+    wire.log.clear();
+    wire.run("a", wire.core("a").memberAnsweredAgain("b", wire.now));
+    assertThat(wire.log).as("sent at once, with a digest").contains("a>b batch 1+digest");
+    assertThat(wire.core("b").liveRecords()).containsKey("k1");
+    wire.assertViewsMatchCores();
+  }
+
+  @Test
   void digestWaitsForTheBatchInFlightAndRidesOnTheBatchThatDrainsTheQueue() {
     DistroCore a = readyCore(TRAILING.toBuilder().maxBatchSize(2).build());
     List<DistroEffect.SendBatch> sent = new java.util.ArrayList<>();

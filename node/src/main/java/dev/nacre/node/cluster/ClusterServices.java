@@ -145,7 +145,7 @@ public final class ClusterServices implements AutoCloseable {
     InetSocketAddress peerAddress = new InetSocketAddress(config.bind(), config.self().peerPort());
     Supplier<PingResponse> status = () -> pingStatus(raft.status(), clients.getAsInt());
     PeerServer started = PeerServer.start(config.address(), peerAddress,
-        handlers -> new PeerService(status, replicator(), localWrites, handlers), auth,
+        handlers -> new PeerService(status, this::pingedBy, replicator(), localWrites, handlers), auth,
         linkFilter.map(f -> new LinkFilterInterceptor(config.address(), f, PeerAuth::sender)), config.cluster().peerMaxCalls(),
         peerCalls);
     synchronized (this) {
@@ -154,7 +154,8 @@ public final class ClusterServices implements AutoCloseable {
       }
       refuseIfClosed();
       server = started;
-      pinger = new Pinger(members, channels, config.cluster().pingPeriod(), pingTimeout(), scheduler);
+      pinger = new Pinger(members, channels, config.cluster().pingPeriod(), pingTimeout(), scheduler,
+          member -> replicator().memberAnsweredAgain(member));
     }
     Duration peerWait = config.cluster().peerWaitAtStart();
     boolean peerFound = pinger.awaitAnyPeer(peerWait);
@@ -310,6 +311,14 @@ public final class ClusterServices implements AutoCloseable {
   private Duration pingTimeout() {
     Duration half = config.cluster().pingPeriod().dividedBy(2);
     return half.compareTo(Duration.ofMillis(200)) < 0 ? Duration.ofMillis(200) : half;
+  }
+
+  /** A member pinged this one: it runs, so a member not UP here is pinged back at once. */
+  private void pingedBy(String member) {
+    Pinger p = pinger;
+    if (p != null) {
+      p.heardFrom(member);
+    }
   }
 
   private PingResponse pingStatus(RaftStatus raft, int clients) {

@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.ratis.thirdparty.io.grpc.Status;
 import org.apache.ratis.thirdparty.io.grpc.stub.ServerCallStreamObserver;
@@ -29,14 +30,19 @@ final class PeerService extends PeerGrpc.PeerImplBase {
   private static final int MAX_DESCRIPTION = 512;
 
   private final Supplier<PingResponse> status;
+  private final Consumer<String> pingedBy;
   private final DistroReplicator replicator;
   private final EphemeralWrites localWrites;
   private final Executor handlers;
 
-  /** @param handlers the peer port's pool, for owner writes that wait for a Raft commit (patches) */
-  PeerService(Supplier<PingResponse> status, DistroReplicator replicator, EphemeralWrites localWrites,
-      Executor handlers) {
+  /**
+   * @param pingedBy told who sent each ping (the member's own address as it says), on the transport thread
+   * @param handlers the peer port's pool, for owner writes that wait for a Raft commit (patches)
+   */
+  PeerService(Supplier<PingResponse> status, Consumer<String> pingedBy, DistroReplicator replicator,
+      EphemeralWrites localWrites, Executor handlers) {
     this.status = status;
+    this.pingedBy = pingedBy;
     this.replicator = replicator;
     this.localWrites = localWrites;
     this.handlers = handlers;
@@ -46,6 +52,7 @@ final class PeerService extends PeerGrpc.PeerImplBase {
   public void ping(PingRequest request, StreamObserver<PingResponse> out) {
     out.onNext(status.get());
     out.onCompleted();
+    pingedBy.accept(request.getFrom());
   }
 
   @Override

@@ -5,12 +5,17 @@ import dev.nacre.proto.peer.PingResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.apache.ratis.thirdparty.com.google.common.util.concurrent.FutureCallback;
 import org.apache.ratis.thirdparty.com.google.common.util.concurrent.Futures;
 import org.apache.ratis.thirdparty.com.google.common.util.concurrent.ListenableFuture;
@@ -33,15 +38,23 @@ public final class Pinger implements AutoCloseable {
   private final Duration period;
   private final Duration timeout;
   private final ScheduledExecutorService scheduler;
+  private final Consumer<String> answeredAgain;
+  /** Members pinged because they pinged first ({@link #heardFrom}), until that ping's outcome. */
+  private final Set<String> answeringCall = ConcurrentHashMap.newKeySet();
   private volatile ScheduledFuture<?> task;
 
+  /**
+   * @param answeredAgain told of each member that answers a ping after it was not UP (it failed a
+   *     ping, or none answered yet), on the gRPC thread of the answer
+   */
   public Pinger(MemberTable table, PeerChannels channels, Duration period, Duration timeout,
-      ScheduledExecutorService scheduler) {
+      ScheduledExecutorService scheduler, Consumer<String> answeredAgain) {
     this.table = table;
     this.channels = channels;
     this.period = period;
     this.timeout = timeout;
     this.scheduler = scheduler;
+    this.answeredAgain = answeredAgain;
   }
 
   /** Pings every period from now on. */
@@ -110,40 +123,77 @@ public final class Pinger implements AutoCloseable {
       if (table.state(member) == MemberState.DOWN) {
         channels.reconnectNow(member); // a restarted member is seen within a period, not minutes
       }
-      try {
-        var call = channels.stub(member).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
-            .ping(PingRequest.newBuilder().setFrom(table.self()).build());
-        calls.add(call);
-        Futures.addCallback(call, new FutureCallback<PingResponse>() {
-          @Override
-          public void onSuccess(PingResponse r) {
-            MemberState before = table.state(member);
-            table.pingAnswered(member, r);
-            if (before != MemberState.UP) {
-              log.info("[{}] member {} is UP (was {})", table.self(), member, before);
-            }
-          }
-
-          @Override
-          public void onFailure(Throwable t) {
-            Status status = Status.fromThrowable(t);
-            if (status.getCode() == Status.Code.UNAUTHENTICATED && String.valueOf(status.getDescription())
-                .contains(PeerAuth.NOT_A_MEMBER)) {
-              table.pingRefusedAsNonMember(member);
-            }
-            MemberState before = table.state(member);
-            table.pingFailed(member);
-            MemberState after = table.state(member);
-            if (before != after) {
-              log.info("[{}] member {} is {} (was {}): {}", table.self(), member, after, before, t.toString());
-            }
-          }
-        }, MoreExecutors.directExecutor());
-      } catch (RuntimeException e) {
-        log.debug("[{}] ping to {} not sent: {}", table.self(), member, e.toString());
-      }
+      ping(member, timeout, false).ifPresent(calls::add);
     }
     return calls;
+  }
+
+  /**
+   * {@code member} just pinged this one, so it runs. If it is not UP here (it restarted while this
+   * member's pings failed, and gRPC may be spacing its reconnects by seconds), it is pinged now:
+   * UP here, and sent this member's records, a round trip after its start instead of up to a ping
+   * period plus a reconnect backoff later (issue 10: a restarted member must not lack records).
+   */
+  public void heardFrom(String member) {
+    if (table.state(member) == MemberState.UP || !table.others().contains(member)
+        || !answeringCall.add(member)) {
+      return;
+    }
+    // On the scheduler: a call started on the thread of the ping being answered would belong to
+    // that call's context, and end with it.
+    try {
+      scheduler.execute(() -> pingBack(member));
+    } catch (RejectedExecutionException e) {
+      answeringCall.remove(member); // shutting down
+    }
+  }
+
+  private void pingBack(String member) {
+    channels.reconnectNow(member);
+    // Waits for the connection: a call made while the channel still counts its last attempt as
+    // failed would fail at once, and count as one more missed ping.
+    ping(member, timeout, true).ifPresentOrElse(
+        call -> call.addListener(() -> answeringCall.remove(member), MoreExecutors.directExecutor()),
+        () -> answeringCall.remove(member));
+  }
+
+  private Optional<ListenableFuture<PingResponse>> ping(String member, Duration timeout, boolean waitForReady) {
+    ListenableFuture<PingResponse> call;
+    try {
+      var stub = channels.stub(member).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      call = (waitForReady ? stub.withWaitForReady() : stub)
+          .ping(PingRequest.newBuilder().setFrom(table.self()).build());
+    } catch (RuntimeException e) {
+      log.debug("[{}] ping to {} not sent: {}", table.self(), member, e.toString());
+      return Optional.empty();
+    }
+    Futures.addCallback(call, new FutureCallback<PingResponse>() {
+      @Override
+      public void onSuccess(PingResponse r) {
+        MemberState before = table.state(member);
+        table.pingAnswered(member, r);
+        if (before != MemberState.UP) {
+          log.info("[{}] member {} is UP (was {})", table.self(), member, before);
+          answeredAgain.accept(member);
+        }
+      }
+
+      @Override
+      public void onFailure(Throwable t) {
+        Status status = Status.fromThrowable(t);
+        if (status.getCode() == Status.Code.UNAUTHENTICATED && String.valueOf(status.getDescription())
+            .contains(PeerAuth.NOT_A_MEMBER)) {
+          table.pingRefusedAsNonMember(member);
+        }
+        MemberState before = table.state(member);
+        table.pingFailed(member);
+        MemberState after = table.state(member);
+        if (before != after) {
+          log.info("[{}] member {} is {} (was {}): {}", table.self(), member, after, before, t.toString());
+        }
+      }
+    }, MoreExecutors.directExecutor());
+    return Optional.of(call);
   }
 
   @Override

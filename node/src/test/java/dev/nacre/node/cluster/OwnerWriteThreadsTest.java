@@ -79,7 +79,7 @@ class OwnerWriteThreadsTest {
     int peerPort = LoopbackPorts.freeAbove(1001);
     String owner = "127.0.0.1:" + (peerPort - 1001);
     open.add(PeerServer.start("owner", new InetSocketAddress("127.0.0.1", peerPort),
-        pool -> new PeerService(() -> null, null, recording(), pool),
+        pool -> new PeerService(() -> null, from -> { }, null, recording(), pool),
         new PeerAuth(SECRET, Set.of(SELF, owner), owner), linkFilter, 8, PeerCallObserver.NONE));
     PeerChannels channels = new PeerChannels(SELF, new PeerAuth(SECRET, Set.of(SELF, owner), SELF));
     open.add(channels);
