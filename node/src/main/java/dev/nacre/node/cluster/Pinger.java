@@ -150,18 +150,22 @@ public final class Pinger implements AutoCloseable {
 
   private void pingBack(String member) {
     channels.reconnectNow(member);
-    // Waits for the connection: a call made while the channel still counts its last attempt as
-    // failed would fail at once, and count as one more missed ping.
     ping(member, timeout, true).ifPresentOrElse(
         call -> call.addListener(() -> answeringCall.remove(member), MoreExecutors.directExecutor()),
         () -> answeringCall.remove(member));
   }
 
-  private Optional<ListenableFuture<PingResponse>> ping(String member, Duration timeout, boolean waitForReady) {
+  /**
+   * @param pingBack an answer to the member's own ping ({@link #heardFrom}): it waits for the
+   *     connection (a call made while the channel still counts its last attempt as failed fails at
+   *     once), and only its success counts, so that a member that reaches this one over a link that
+   *     fails the other way is not counted DOWN faster than the periodic pings would
+   */
+  private Optional<ListenableFuture<PingResponse>> ping(String member, Duration timeout, boolean pingBack) {
     ListenableFuture<PingResponse> call;
     try {
       var stub = channels.stub(member).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS);
-      call = (waitForReady ? stub.withWaitForReady() : stub)
+      call = (pingBack ? stub.withWaitForReady() : stub)
           .ping(PingRequest.newBuilder().setFrom(table.self()).build());
     } catch (RuntimeException e) {
       log.debug("[{}] ping to {} not sent: {}", table.self(), member, e.toString());
@@ -180,6 +184,10 @@ public final class Pinger implements AutoCloseable {
 
       @Override
       public void onFailure(Throwable t) {
+        if (pingBack) {
+          log.debug("[{}] ping back to {} failed: {}", table.self(), member, t.toString());
+          return;
+        }
         Status status = Status.fromThrowable(t);
         if (status.getCode() == Status.Code.UNAUTHENTICATED && String.valueOf(status.getDescription())
             .contains(PeerAuth.NOT_A_MEMBER)) {
