@@ -215,7 +215,7 @@ public final class DistroReplicator implements AutoCloseable {
    * that restarted and loaded another's snapshot repairs at once what that lacked of this one's.
    */
   public void memberAnsweredAgain(String memberId) {
-    submit(() -> core.memberAnsweredAgain(memberId, clock.getAsLong()));
+    submitQuietly(() -> core.memberAnsweredAgain(memberId, clock.getAsLong())); // a hint: none after close
   }
 
   /** Membership says {@code memberId} is DOWN: stop sending to it, start its grace period. */
