@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -30,12 +31,14 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.ThreadParams;
 
 /**
  * One replicated write through the consensus layer alone: three Raft members in this JVM on
- * loopback (Ratis, gRPC, mutual TLS, the log flushed to disk), one writer submitting through a
- * follower and waiting until that follower has applied the write, as a persistent registration
- * does. No naming, no RocksDB, no client protocol: what is left is Ratis' own cost per entry.
+ * loopback (Ratis, gRPC, mutual TLS, the log flushed to disk, group commit), each writer thread
+ * submitting through a member and waiting until that member has applied the write, as a
+ * persistent registration does: all through one follower, or spread over the members. No
+ * naming, no RocksDB, no client protocol: what is left is Ratis' own cost per entry.
  * The CPU of all three members per write, and their thread switches, come from JMH's perf
  * profiler: {@code -prof "perfnorm:events=task-clock,context-switches"} (ms and switches per op).
  */
@@ -52,10 +55,18 @@ public class RaftWriteBenchmark {
   @Param({"true"})
   public boolean tls;
 
+  /** Raft entries the leader keeps in flight ({@code RaftConfig.DEFAULT_BATCHES_IN_FLIGHT} is 1). */
+  @Param({"1"})
+  public int batchesInFlight;
+
+  /** The leader's linger for the next entry, microseconds (-1: the node's default). */
+  @Param({"-1"})
+  public long lingerMicros;
+
   private Path root;
   private final List<RatisReplicatedLog> members = new ArrayList<>();
   private RatisReplicatedLog writer;
-  private long sequence;
+  private final AtomicLong sequence = new AtomicLong();
 
   @Setup(Level.Trial)
   public void start() throws IOException {
@@ -71,6 +82,8 @@ public class RaftWriteBenchmark {
           .peers(peers)
           .storageDir(root.resolve(id))
           .clusterSecret(tls ? SECRET : null)
+          .batchesInFlight(batchesInFlight)
+          .batchLinger(lingerMicros < 0 ? RaftConfig.DEFAULT_BATCH_LINGER : Duration.ofNanos(lingerMicros * 1000))
           .build();
       members.add(RatisReplicatedLog.start(config, new CountingStateMachine()));
     }
@@ -90,8 +103,28 @@ public class RaftWriteBenchmark {
     return writer.submit(operation()).join();
   }
 
+  /**
+   * Writers spread over the members as the peer bench spreads its clients (thread t on member
+   * t % 3): run with {@code -t 8} to compare with a node cluster under eight writers.
+   */
+  @Benchmark
+  public byte[] writeSpreadOverMembers(MemberOfThread member) {
+    return member.log.submit(operation()).join();
+  }
+
+  /** The member a benchmark thread writes through. */
+  @State(Scope.Thread)
+  public static class MemberOfThread {
+    RatisReplicatedLog log;
+
+    @Setup(Level.Trial)
+    public void pick(RaftWriteBenchmark bench, ThreadParams thread) {
+      log = bench.members.get(thread.getThreadIndex() % bench.members.size());
+    }
+  }
+
   private byte[] operation() {
-    return ("write-" + sequence++).getBytes(StandardCharsets.UTF_8);
+    return ("write-" + sequence.incrementAndGet()).getBytes(StandardCharsets.UTF_8);
   }
 
   private static int freePort() throws IOException {
