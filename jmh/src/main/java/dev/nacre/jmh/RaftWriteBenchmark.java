@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,7 +39,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  * loopback (Ratis, gRPC, mutual TLS, the log flushed to disk, group commit), each writer thread
  * submitting through a member and waiting until that member has applied the write, as a
  * persistent registration does: all through one follower, or spread over the members. No
- * naming, no RocksDB, no client protocol: what is left is Ratis' own cost per entry.
+ * naming, no RocksDB, no client protocol: what is left is the consensus layer's own cost.
  * The CPU of all three members per write, and their thread switches, come from JMH's perf
  * profiler: {@code -prof "perfnorm:events=task-clock,context-switches"} (ms and switches per op).
  */
@@ -83,7 +84,7 @@ public class RaftWriteBenchmark {
           .storageDir(root.resolve(id))
           .clusterSecret(tls ? SECRET : null)
           .batchesInFlight(batchesInFlight)
-          .batchLinger(lingerMicros < 0 ? RaftConfig.DEFAULT_BATCH_LINGER : Duration.ofNanos(lingerMicros * 1000))
+          .batchLinger(lingerMicros < 0 ? RaftConfig.DEFAULT_BATCH_LINGER : Duration.of(lingerMicros, ChronoUnit.MICROS))
           .build();
       members.add(RatisReplicatedLog.start(config, new CountingStateMachine()));
     }
