@@ -1,13 +1,8 @@
 package dev.nacre.jmh;
 
-import dev.nacre.consensus.raft.Outcome;
 import dev.nacre.consensus.raft.RaftConfig;
 import dev.nacre.consensus.raft.RatisReplicatedLog;
-import dev.nacre.consensus.raft.ReplicatedStateMachine;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,7 +45,7 @@ import org.openjdk.jmh.infra.ThreadParams;
 @Measurement(iterations = 5, time = 5)
 @Fork(value = 1, jvmArgsAppend = {"-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=0.1"})
 public class RaftWriteBenchmark {
-  private static final String SECRET = "a cluster secret of benchmark length, 32+ chars";
+  static final String SECRET = "a cluster secret of benchmark length, 32+ chars";
 
   /** Whether the members speak mutual TLS (a cluster secret) or plaintext. */
   @Param({"true"})
@@ -74,7 +69,7 @@ public class RaftWriteBenchmark {
     root = Files.createTempDirectory("nacre-raft-bench");
     Map<String, String> peers = new LinkedHashMap<>();
     for (int i = 0; i < 3; i++) {
-      peers.put("m" + i, "127.0.0.1:" + freePort());
+      peers.put("m" + i, "127.0.0.1:" + LoopbackPorts.free());
     }
     for (String id : peers.keySet()) {
       RaftConfig config = RaftConfig.builder()
@@ -126,63 +121,5 @@ public class RaftWriteBenchmark {
 
   private byte[] operation() {
     return ("write-" + sequence.incrementAndGet()).getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
-  }
-
-  /** Applies by counting; a snapshot is the count in a file (written off the apply thread, hence the locks). */
-  private static final class CountingStateMachine implements ReplicatedStateMachine {
-    private long applied;
-    private long appliedTerm;
-    private long currentTerm;
-    private long count;
-
-    @Override
-    public synchronized List<Outcome> apply(long index, List<byte[]> operations) {
-      count += operations.size();
-      applied = index;
-      appliedTerm = currentTerm;
-      return operations.stream().map(op -> Outcome.ok()).toList();
-    }
-
-    @Override
-    public synchronized long lastAppliedIndex() {
-      return applied;
-    }
-
-    @Override
-    public synchronized long lastAppliedTerm() {
-      return appliedTerm;
-    }
-
-    @Override
-    public void setCurrentTerm(long term) {
-      currentTerm = term;
-    }
-
-    @Override
-    public synchronized void writeSnapshot(Path emptyDir) {
-      try {
-        Files.writeString(emptyDir.resolve("count"), applied + " " + appliedTerm + " " + count);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-
-    @Override
-    public synchronized void installSnapshot(Path snapshotDir) {
-      try {
-        String[] parts = Files.readString(snapshotDir.resolve("count")).split(" ");
-        applied = Long.parseLong(parts[0]);
-        appliedTerm = Long.parseLong(parts[1]);
-        count = Long.parseLong(parts[2]);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
   }
 }
