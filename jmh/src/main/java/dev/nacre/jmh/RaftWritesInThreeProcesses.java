@@ -139,7 +139,7 @@ public final class RaftWritesInThreeProcesses {
     }
   }
 
-  /** Marks {@code self} at {@code stage} and waits, up to the rendezvous bound, for every member to. */
+  /** Marks {@code self} at {@code stage} and waits, up to the rendezvous bound, until every member has too. */
   private static void meetTheOthers(Path root, String stage, int self, int members)
       throws IOException, InterruptedException {
     Files.writeString(root.resolve(stage + "-" + self), "");
