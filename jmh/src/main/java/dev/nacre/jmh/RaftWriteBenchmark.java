@@ -79,7 +79,8 @@ public class RaftWriteBenchmark {
           .storageDir(root.resolve(id))
           .clusterSecret(tls ? SECRET : null)
           .batchesInFlight(batchesInFlight)
-          .batchLinger(lingerMicros < 0 ? RaftConfig.DEFAULT_BATCH_LINGER : Duration.of(lingerMicros, ChronoUnit.MICROS))
+          .batchLinger(lingerMicros < 0
+              ? RaftConfig.DEFAULT_BATCH_LINGER : Duration.of(lingerMicros, ChronoUnit.MICROS))
           .build();
       members.add(RatisReplicatedLog.start(config, new CountingStateMachine()));
     }
