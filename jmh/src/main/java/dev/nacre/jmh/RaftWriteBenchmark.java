@@ -67,17 +67,9 @@ public class RaftWriteBenchmark {
   @Setup(Level.Trial)
   public void start() throws IOException {
     root = Files.createTempDirectory("nacre-raft-bench");
-    Map<String, String> peers = new LinkedHashMap<>();
-    for (int i = 0; i < 3; i++) {
-      peers.put("m" + i, "127.0.0.1:" + LoopbackPorts.free());
-    }
-    for (String id : peers.keySet()) {
-      RaftConfig config = RaftConfig.builder()
-          .groupId("bench")
-          .selfId(id)
-          .peers(peers)
-          .storageDir(root.resolve(id))
-          .clusterSecret(tls ? SECRET : null)
+    List<Integer> ports = List.of(LoopbackPorts.free(), LoopbackPorts.free(), LoopbackPorts.free());
+    for (int i = 0; i < ports.size(); i++) {
+      RaftConfig config = memberConfig(i, ports, root, tls ? SECRET : null)
           .batchesInFlight(batchesInFlight)
           .batchLinger(lingerMicros < 0
               ? RaftConfig.DEFAULT_BATCH_LINGER : Duration.of(lingerMicros, ChronoUnit.MICROS))
@@ -87,6 +79,19 @@ public class RaftWriteBenchmark {
     members.get(0).awaitLeader(Duration.ofSeconds(30));
     writer = members.stream().filter(m -> !m.status().role().equals("LEADER")).findFirst().orElseThrow();
     writer.submit(operation()).join();
+  }
+
+  /**
+   * Member {@code self} of the group "bench": member i is "m" + i on the loopback port
+   * {@code ports.get(i)}, its log under {@code root}.
+   */
+  static RaftConfig.Builder memberConfig(int self, List<Integer> ports, Path root, String secret) {
+    Map<String, String> peers = new LinkedHashMap<>();
+    for (int i = 0; i < ports.size(); i++) {
+      peers.put("m" + i, "127.0.0.1:" + ports.get(i));
+    }
+    return RaftConfig.builder().groupId("bench").selfId("m" + self).peers(peers)
+        .storageDir(root.resolve("m" + self)).clusterSecret(secret);
   }
 
   @TearDown(Level.Trial)

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,16 +92,11 @@ public final class RaftWritesInThreeProcesses {
 
   private static void member(int self, String ports, Path root, int writers, int warmup, int measured)
       throws Exception {
-    Map<String, String> peers = new LinkedHashMap<>();
-    String[] port = ports.split(",");
-    for (int i = 0; i < port.length; i++) {
-      peers.put("m" + i, "127.0.0.1:" + port[i]);
-    }
-    RaftConfig config = RaftConfig.builder().groupId("bench").selfId("m" + self).peers(peers)
-        .storageDir(root.resolve("m" + self)).clusterSecret(RaftWriteBenchmark.SECRET).build();
+    List<Integer> port = Arrays.stream(ports.split(",")).map(Integer::valueOf).toList();
+    RaftConfig config = RaftWriteBenchmark.memberConfig(self, port, root, RaftWriteBenchmark.SECRET).build();
     try (RatisReplicatedLog log = RatisReplicatedLog.start(config, new CountingStateMachine())) {
       log.awaitLeader(RENDEZVOUS);
-      meetTheOthers(root, "ready", self, port.length);
+      meetTheOthers(root, "ready", self, port.size());
       AtomicLong written = new AtomicLong();
       AtomicLong nanos = new AtomicLong();
       AtomicBoolean counting = new AtomicBoolean();
@@ -135,7 +131,7 @@ public final class RaftWritesInThreeProcesses {
       Files.writeString(root.resolve("result-" + self), String.format(java.util.Locale.ROOT,
           "writes=%d meanMs=%.3f cpuSeconds=%.2f", n, n == 0 ? 0 : nanos.get() / 1e6 / n, cpu / 1e9));
       // Stay a member until every one has counted: a member leaving early would slow the others' writes.
-      meetTheOthers(root, "done", self, port.length);
+      meetTheOthers(root, "done", self, port.size());
     }
   }
 

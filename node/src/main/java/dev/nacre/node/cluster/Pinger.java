@@ -123,7 +123,7 @@ public final class Pinger implements AutoCloseable {
       if (table.state(member) == MemberState.DOWN) {
         channels.reconnectNow(member); // a restarted member is seen within a period, not minutes
       }
-      ping(member, timeout, false).ifPresent(calls::add);
+      ping(member, false).ifPresent(calls::add);
     }
     return calls;
   }
@@ -150,7 +150,7 @@ public final class Pinger implements AutoCloseable {
 
   private void pingBack(String member) {
     channels.reconnectNow(member);
-    ping(member, timeout, true).ifPresentOrElse(
+    ping(member, true).ifPresentOrElse(
         call -> call.addListener(() -> answeringCall.remove(member), MoreExecutors.directExecutor()),
         () -> answeringCall.remove(member));
   }
@@ -161,7 +161,7 @@ public final class Pinger implements AutoCloseable {
    *     once), and only its success counts, so that a member that reaches this one over a link that
    *     fails the other way is not counted DOWN faster than the periodic pings would
    */
-  private Optional<ListenableFuture<PingResponse>> ping(String member, Duration timeout, boolean pingBack) {
+  private Optional<ListenableFuture<PingResponse>> ping(String member, boolean pingBack) {
     ListenableFuture<PingResponse> call;
     try {
       var stub = channels.stub(member).withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS);
