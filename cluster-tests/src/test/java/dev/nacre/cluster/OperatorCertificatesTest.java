@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.nacre.consensus.tls.SecretDerivedTls;
 import dev.nacre.consensus.tls.TlsFiles;
-import dev.nacre.node.cluster.PeerAuth;
+import dev.nacre.node.cluster.peer.PeerAuth;
 import dev.nacre.proto.peer.PeerGrpc;
 import dev.nacre.proto.peer.PingRequest;
 import java.io.Writer;

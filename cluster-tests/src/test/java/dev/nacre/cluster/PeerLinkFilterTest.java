@@ -2,7 +2,7 @@ package dev.nacre.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nacre.node.cluster.PeerAuth;
+import dev.nacre.node.cluster.peer.PeerAuth;
 import dev.nacre.proto.peer.PeerGrpc;
 import dev.nacre.proto.peer.PingRequest;
 import java.nio.file.Path;

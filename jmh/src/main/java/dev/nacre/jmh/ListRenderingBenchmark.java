@@ -7,7 +7,7 @@ import dev.nacre.naming.ephemeral.EphemeralStore;
 import dev.nacre.naming.model.ServiceView;
 import dev.nacre.naming.operations.RegistryOperations;
 import dev.nacre.naming.registry.RegistryIndex;
-import dev.nacre.node.api.Json;
+import dev.nacre.node.naming.http.ServiceListJson;
 import java.time.Clock;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * The answer to {@code GET /nacos/v1/ns/instance/list} for one service: selection and checksum
- * ({@link RegistryOperations#listInstances}) and the HTTP JSON body ({@link Json#serviceList}).
+ * ({@link RegistryOperations#listInstances}) and the HTTP JSON body ({@link ServiceListJson#answer}).
  * Every client polls or is pushed this list, so it is the most frequent read. Both are kept per
  * service snapshot, so three cases are measured: a repeated read ({@code cached}), the first read
  * after a change (which also pays the one-instance index update that made the new snapshot), and
@@ -41,7 +41,7 @@ public class ListRenderingBenchmark {
 
   private RegistryIndex index;
   private RegistryOperations naming;
-  private final Json json = new Json();
+  private final ServiceListJson serviceList = new ServiceListJson();
   private ServiceView selected;
   private boolean firstHealthy = true;
 
@@ -59,14 +59,14 @@ public class ListRenderingBenchmark {
 
   @Benchmark
   public byte[] cached() {
-    return json.serviceList(list(), "").body();
+    return serviceList.answer(list(), "").body();
   }
 
   @Benchmark
   public byte[] afterChange() {
     firstHealthy = !firstHealthy;
     index.setHealth(selected.hosts().get(0).key(), true, firstHealthy);
-    return json.serviceList(list(), "").body();
+    return serviceList.answer(list(), "").body();
   }
 
   @Benchmark
@@ -74,7 +74,7 @@ public class ListRenderingBenchmark {
     // A view of its own has an empty render cache: the hosts are encoded again.
     ServiceView fresh = new ServiceView(selected.service(), selected.clusters(), selected.hosts(),
         selected.reachProtectionThreshold(), selected.lastRefTime(), selected.checksum());
-    return json.serviceList(fresh, "").body();
+    return serviceList.answer(fresh, "").body();
   }
 
   private ServiceView list() {

@@ -1,6 +1,8 @@
 package dev.nacre.node;
 
-import dev.nacre.node.api.MembersApi;
+import dev.nacre.node.Node;
+import dev.nacre.node.StartingReplicatedLog;
+import dev.nacre.node.status.MembersApi;
 import dev.nacre.node.cluster.MemberList;
 import dev.nacre.node.config.MemberAddress;
 import dev.nacre.node.config.NodeConfig;

@@ -15,14 +15,14 @@ import dev.nacre.naming.push.PushService;
 import dev.nacre.naming.push.Subscriptions;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.naming.registry.ServiceSnapshot;
-import dev.nacre.node.api.EphemeralWrites;
-import dev.nacre.node.api.Json;
-import dev.nacre.node.api.MemberView;
-import dev.nacre.node.api.MembersApi;
-import dev.nacre.node.api.NodeCounts;
-import dev.nacre.node.api.RaftAdminApi;
-import dev.nacre.node.api.Readiness;
-import dev.nacre.node.api.RequestWaits;
+import dev.nacre.node.naming.http.EphemeralWrites;
+import dev.nacre.node.http.Json;
+import dev.nacre.node.status.MemberView;
+import dev.nacre.node.status.MembersApi;
+import dev.nacre.node.status.NodeCounts;
+import dev.nacre.node.status.RaftAdminApi;
+import dev.nacre.node.status.Readiness;
+import dev.nacre.node.http.RequestWaits;
 import dev.nacre.node.client.ClientConnections;
 import dev.nacre.node.auth.AccessControl;
 import dev.nacre.node.auth.AuthDirectory;
@@ -32,16 +32,17 @@ import dev.nacre.node.client.ClientRebalancer;
 import dev.nacre.node.client.RequestAccess;
 import dev.nacre.node.cluster.ClusterServices;
 import dev.nacre.node.cluster.MemberState;
-import dev.nacre.node.cluster.PeerTls;
+import dev.nacre.node.cluster.peer.PeerTls;
 import dev.nacre.node.config.MemberAddress;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.hooks.ClientGateInterceptor;
 import dev.nacre.node.hooks.NodeHooks;
 import dev.nacre.node.hooks.StallableScheduler;
 import dev.nacre.node.http.HttpServer;
+import dev.nacre.node.naming.grpc.NamingClientRequests;
 import dev.nacre.node.http.Router;
 import dev.nacre.node.metrics.NodeMetrics;
-import dev.nacre.node.udp.UdpSubscriptions;
+import dev.nacre.node.naming.udp.UdpSubscriptions;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayDeque;
@@ -207,8 +208,9 @@ public final class Node implements AutoCloseable {
     awaitLeaderIfAlone(running);
     // Last to start, first to stop: clients are told to move before anything else goes away.
     clientGrpc = ClientGrpcServer.start(config.address(),
-        new InetSocketAddress(config.bind(), config.clientGrpcPort()), config.client(), naming,
-        Optional.of(push), config.push().ackTimeout(), clock, scheduler,
+        new InetSocketAddress(config.bind(), config.clientGrpcPort()), config.client(),
+        NamingClientRequests.on(config.address(), naming, Optional.of(push), config.push().ackTimeout(),
+            config.client().metadataMaxLength()), clock, scheduler,
         new ClientGateInterceptor(config.address(), hooks.clientGateOrOpen()), metrics.clientRequests(),
         access.enabled() ? access::namespaceRefusal : RequestAccess.OPEN);
     resources.push(clientGrpc);

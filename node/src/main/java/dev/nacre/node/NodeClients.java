@@ -4,7 +4,7 @@ import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.push.Subscriptions;
-import dev.nacre.node.api.ClientDirectory;
+import dev.nacre.node.naming.http.ClientDirectory;
 import dev.nacre.node.client.ClientConnections;
 import java.util.List;
 import java.util.Optional;

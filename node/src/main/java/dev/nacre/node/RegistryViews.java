@@ -1,8 +1,8 @@
 package dev.nacre.node;
 
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.node.api.ClientDirectory;
-import dev.nacre.node.api.InstanceOwners;
+import dev.nacre.node.naming.http.ClientDirectory;
+import dev.nacre.node.naming.http.InstanceOwners;
 import java.util.List;
 import java.util.function.Function;
 

@@ -9,7 +9,7 @@ import dev.nacre.naming.distro.EphemeralInstanceCodec;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.node.cluster.PeerAuth;
+import dev.nacre.node.cluster.peer.PeerAuth;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.testkit.FreePorts;
 import dev.nacre.proto.naming.InstanceId;

@@ -3,7 +3,7 @@ package dev.nacre.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nacre.naming.persistent.AuthRecords;
-import dev.nacre.node.api.Readiness;
+import dev.nacre.node.status.Readiness;
 import dev.nacre.node.auth.AccessControl;
 import dev.nacre.node.auth.AuthDirectory;
 import dev.nacre.node.auth.HttpAccessRules;

@@ -21,7 +21,7 @@ import org.apache.ratis.thirdparty.io.grpc.stub.StreamObserver;
  *
  * <p>Thread-safe: sends are serialized (a gRPC stream takes one message at a time).
  */
-final class ClientConnection {
+public final class ClientConnection {
   enum State { NEW, REGISTERED, CLOSED }
 
   private final String id;
@@ -63,7 +63,7 @@ final class ClientConnection {
     return writes == null || writes.tryAcquire();
   }
 
-  String id() {
+  public String id() {
     return id;
   }
 
@@ -110,7 +110,7 @@ final class ClientConnection {
    * Sends a server request and completes with the client's response body (any result code);
    * fails on a closed stream, or after {@code timeout} without an answer.
    */
-  CompletableFuture<ObjectNode> request(String type, ObjectNode body, Duration timeout,
+  public CompletableFuture<ObjectNode> request(String type, ObjectNode body, Duration timeout,
       ScheduledExecutorService timer) {
     String requestId = Long.toString(requestIds.incrementAndGet());
     body.put("requestId", requestId);

@@ -1,7 +1,7 @@
 package dev.nacre.node.client;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.nacre.node.OpenConnections;
+import dev.nacre.node.ports.OpenConnections;
 import dev.nacre.node.config.ClientSettings;
 import dev.nacre.node.config.MemberAddress;
 import dev.nacre.proto.nacos.Payload;
@@ -62,7 +62,7 @@ public final class ClientConnections {
   }
 
   /** Called with the id of every registered connection that closes (not during shutdown). */
-  void onClose(Consumer<String> listener) {
+  public void onClose(Consumer<String> listener) {
     closeListeners.add(listener);
   }
 
@@ -70,7 +70,7 @@ public final class ClientConnections {
     return settings;
   }
 
-  ScheduledExecutorService timer() {
+  public ScheduledExecutorService timer() {
     return timer;
   }
 
@@ -151,7 +151,7 @@ public final class ClientConnections {
    * have closed: the close listeners may have run before it, so run them again (they are
    * idempotent) rather than leave an instance that nothing would ever remove.
    */
-  void afterWrite(ClientConnection c) {
+  public void afterWrite(ClientConnection c) {
     if (c.state() == ClientConnection.State.CLOSED && !shuttingDown) {
       cleanUp(c);
     }

@@ -1,7 +1,5 @@
 package dev.nacre.node.client;
 
-import dev.nacre.naming.api.NamingOperations;
-import dev.nacre.naming.push.Subscriptions;
 import dev.nacre.node.config.ClientSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -46,20 +44,16 @@ public final class ClientGrpcServer implements AutoCloseable {
   }
 
   /**
-   * Listens on {@code address} and serves {@code naming}; subscriptions (and pushes) when a push
-   * core is given, each push failing after {@code pushTimeout} without the client's answer.
+   * Listens on {@code address} and answers the requests of the domain that {@code domain} builds
+   * on the port's codec and connections.
    * {@code gate} sees every call first (a test harness's client faults; a pass-through in
    * production).
    */
   public static ClientGrpcServer start(String nodeName, InetSocketAddress address, ClientSettings settings,
-      NamingOperations naming, Optional<Subscriptions> subscriptions, Duration pushTimeout, Clock clock,
-      ScheduledExecutorService timer, ServerInterceptor gate, ClientRequestObserver observer, RequestAccess access) {
+      ClientRequestHandlers.Factory domain, Clock clock, ScheduledExecutorService timer, ServerInterceptor gate, ClientRequestObserver observer, RequestAccess access) {
     PayloadCodec codec = new PayloadCodec();
     ClientConnections connections = new ClientConnections(nodeName, clock, settings, timer, codec);
-    connections.onClose(id -> naming.removeClient(id));
-    InstanceHandlers instances = new InstanceHandlers(nodeName, naming, codec, settings.metadataMaxLength(),
-        connections, new CpWritesInFlight());
-    QueryHandlers queries = new QueryHandlers(naming, codec, subscriptions, connections, pushTimeout);
+    ClientRequestHandlers handlers = domain.create(codec, connections);
     ConnectionTransportFilter filter = new ConnectionTransportFilter(connections);
     ClientPortLoops loops = new ClientPortLoops(nodeName, settings.ioThreads());
     Server server = loops.applyTo(NettyServerBuilder.forAddress(address))
@@ -68,7 +62,7 @@ public final class ClientGrpcServer implements AutoCloseable {
         .directExecutor()
         .addTransportFilter(filter)
         .addService(ServerInterceptors.intercept(
-            new UnaryRequestService(nodeName, connections, codec, instances, queries, observer, access), filter, gate))
+            new UnaryRequestService(nodeName, connections, codec, handlers, observer, access), filter, gate))
         .addService(ServerInterceptors.intercept(new StreamService(nodeName, connections, codec), filter, gate))
         .maxInboundMessageSize(MAX_MESSAGE_BYTES)
         // HTTP/2 pings free the transports of frozen or vanished clients (their connections are

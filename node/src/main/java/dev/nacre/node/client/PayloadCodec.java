@@ -20,7 +20,7 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
  * the message as UTF-8 JSON in an {@code Any} with an empty type URL. JSON as Nacos writes it:
  * nulls omitted, unknown fields ignored. Thread-safe.
  */
-final class PayloadCodec {
+public final class PayloadCodec {
   private final ObjectMapper mapper = JsonMapper.builder()
       .serializationInclusion(JsonInclude.Include.NON_NULL)
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -33,7 +33,7 @@ final class PayloadCodec {
   private final Map<Class<?>, ObjectReader> readers = new ConcurrentHashMap<>();
 
   /** The body was not JSON, or not the JSON of its message kind. */
-  static final class BadBodyException extends Exception {
+  public static final class BadBodyException extends Exception {
     private static final long serialVersionUID = 1L;
 
     BadBodyException(String message, Throwable cause) {
@@ -61,7 +61,7 @@ final class PayloadCodec {
   }
 
   /** The body bound to a message class (a record of the fields Nacre reads). */
-  <T> T read(Payload payload, Class<T> type) throws BadBodyException {
+  public <T> T read(Payload payload, Class<T> type) throws BadBodyException {
     // One pass from bytes to the record; only a body that fails it is parsed again, as a tree,
     // to say whether it was not JSON, not an object, or not this message.
     Exception failure = null;
@@ -78,7 +78,7 @@ final class PayloadCodec {
         + (failure == null ? "" : ": " + failure.getMessage()), failure);
   }
 
-  ObjectNode object() {
+  public ObjectNode object() {
     return mapper.createObjectNode();
   }
 
@@ -87,7 +87,7 @@ final class PayloadCodec {
   }
 
   /** A tree as JSON text, as {@link #encode} would write it. */
-  String text(JsonNode value) {
+  public String text(JsonNode value) {
     try {
       return mapper.writeValueAsString(value);
     } catch (JsonProcessingException e) {
@@ -95,7 +95,7 @@ final class PayloadCodec {
     }
   }
 
-  Payload encode(String type, JsonNode body) {
+  public Payload encode(String type, JsonNode body) {
     byte[] json;
     try {
       json = mapper.writeValueAsBytes(body);

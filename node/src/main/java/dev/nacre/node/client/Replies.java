@@ -7,7 +7,7 @@ import dev.nacre.naming.api.NamingException;
  * The common fields of Nacos responses ({@code resultCode} 200 or 500, {@code errorCode},
  * {@code message}, {@code success}) and the error codes the clients react to.
  */
-final class Replies {
+public final class Replies {
   static final int UNREGISTERED = 301;
   static final int NO_HANDLER = 302;
   static final int BAD_GATEWAY = 502;
@@ -16,25 +16,25 @@ final class Replies {
   static final int NO_RIGHT = 403;
   static final int NOT_FOUND = 404;
   static final int SERVER_ERROR = 500;
-  static final int UNAVAILABLE = 503;
+  public static final int UNAVAILABLE = 503;
 
   private Replies() {}
 
   /** A reply of {@code type} carrying {@code body}'s own fields. */
-  record Reply(String type, ObjectNode body) {}
+  public record Reply(String type, ObjectNode body) {}
 
-  static Reply ok(PayloadCodec codec, String type) {
+  public static Reply ok(PayloadCodec codec, String type) {
     return ok(type, codec.object());
   }
 
-  static Reply ok(String type, ObjectNode body) {
+  public static Reply ok(String type, ObjectNode body) {
     body.put("resultCode", 200);
     body.put("errorCode", 0);
     body.put("success", true);
     return new Reply(type, body);
   }
 
-  static Reply fail(PayloadCodec codec, String type, int errorCode, String message) {
+  public static Reply fail(PayloadCodec codec, String type, int errorCode, String message) {
     ObjectNode body = codec.object();
     body.put("resultCode", 500);
     body.put("errorCode", errorCode);
@@ -43,12 +43,12 @@ final class Replies {
     return new Reply(type, body);
   }
 
-  static Reply error(PayloadCodec codec, int errorCode, String message) {
+  public static Reply error(PayloadCodec codec, int errorCode, String message) {
     return fail(codec, "ErrorResponse", errorCode, message);
   }
 
   /** A failed naming operation as the typed response with Nacos' code for it. */
-  static Reply of(PayloadCodec codec, String type, NamingException e) {
+  public static Reply of(PayloadCodec codec, String type, NamingException e) {
     return switch (e.kind()) {
       case INVALID -> fail(codec, type, PARAM_INVALID, "Param check invalid:" + e.getMessage());
       case CONFLICT -> fail(codec, type, PARAM_INVALID, e.getMessage());

@@ -1,7 +1,6 @@
 package dev.nacre.node.client;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.nacre.node.client.NamingRequests.ConnectionSetupRequest;
 import dev.nacre.node.client.PayloadCodec.BadBodyException;
 import dev.nacre.proto.nacos.BiRequestStreamGrpc;
 import dev.nacre.proto.nacos.Payload;
@@ -109,4 +108,9 @@ final class StreamService extends BiRequestStreamGrpc.BiRequestStreamImplBase {
   private void ended(String id, String why) {
     connections.get(id).ifPresent(c -> connections.close(c, Status.UNAVAILABLE, why));
   }
+
+  /** What a client says of itself when it sets up its stream; the rest of the body is not read. */
+  @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+  record ConnectionSetupRequest(String clientVersion, java.util.Map<String, String> labels,
+      java.util.Map<String, Boolean> abilityTable) {}
 }

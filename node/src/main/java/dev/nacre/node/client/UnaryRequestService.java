@@ -5,6 +5,7 @@ import dev.nacre.node.client.PayloadCodec.BadBodyException;
 import dev.nacre.node.client.Replies.Reply;
 import dev.nacre.proto.nacos.Payload;
 import dev.nacre.proto.nacos.RequestGrpc;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -22,51 +23,27 @@ import org.slf4j.LoggerFactory;
 final class UnaryRequestService extends RequestGrpc.RequestImplBase {
   private static final Logger log = LoggerFactory.getLogger(UnaryRequestService.class);
 
-  /** Answers one kind of request on a registered connection; a CP write answers once it completes. */
-  @FunctionalInterface
-  interface Handler {
-    CompletableFuture<Reply> handle(ClientConnection connection, Payload payload) throws BadBodyException;
-  }
-
-  /** A handler whose answer is ready when it returns. */
-  @FunctionalInterface
-  interface ImmediateHandler {
-    Reply handle(ClientConnection connection, Payload payload) throws BadBodyException;
-  }
-
-  /** Requests that change the registry: counted against a connection's write allowance. */
-  private static final Set<String> WRITES =
-      Set.of("InstanceRequest", "PersistentInstanceRequest", "BatchInstanceRequest");
-  /** Requests that read a namespace's registry (checked for read access when auth is on). */
-  private static final Set<String> READS =
-      Set.of("ServiceQueryRequest", "ServiceListRequest", "SubscribeServiceRequest");
-
   private final String nodeName;
   private final ClientConnections connections;
   private final PayloadCodec codec;
-  private final Map<String, Handler> handlers;
+  private final Map<String, ClientRequestHandlers.Handler> handlers;
+  private final Set<String> writes;
+  private final Set<String> reads;
   private final ClientRequestObserver observer;
   private final RequestAccess access;
 
   UnaryRequestService(String nodeName, ClientConnections connections, PayloadCodec codec,
-      InstanceHandlers instances, QueryHandlers queries, ClientRequestObserver observer, RequestAccess access) {
+      ClientRequestHandlers domain, ClientRequestObserver observer, RequestAccess access) {
     this.nodeName = nodeName;
     this.access = access;
     this.observer = observer;
     this.connections = connections;
     this.codec = codec;
-    this.handlers = Map.of(
-        "HealthCheckRequest", now((c, p) -> Replies.ok(codec, "HealthCheckResponse")),
-        "InstanceRequest", instances::instance,
-        "PersistentInstanceRequest", instances::persistent,
-        "BatchInstanceRequest", now(instances::batch),
-        "ServiceQueryRequest", now(queries::query),
-        "ServiceListRequest", now(queries::list),
-        "SubscribeServiceRequest", now(queries::subscribe));
-  }
-
-  private static Handler now(ImmediateHandler handler) {
-    return (c, p) -> CompletableFuture.completedFuture(handler.handle(c, p));
+    Map<String, ClientRequestHandlers.Handler> all = new HashMap<>(domain.handlers());
+    all.put("HealthCheckRequest", ClientRequestHandlers.now((c, p) -> Replies.ok(codec, "HealthCheckResponse")));
+    this.handlers = Map.copyOf(all);
+    this.writes = domain.writes();
+    this.reads = domain.reads();
   }
 
   /**
@@ -104,8 +81,8 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
 
   /** Auth on: a naming request needs its namespace's read or write access, by the token in its headers. */
   private Optional<String> refusal(String type, Payload payload) throws BadBodyException {
-    boolean write = WRITES.contains(type);
-    if (!write && !READS.contains(type)) {
+    boolean write = writes.contains(type);
+    if (!write && !reads.contains(type)) {
       return Optional.empty(); // connection-level (health check): nothing of the registry
     }
     Optional<String> token = Optional.ofNullable(payload.getMetadata().getHeadersMap().get("accessToken"))
@@ -127,7 +104,7 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
       ok.body().put("supportAbilityNegotiation", true);
       return CompletableFuture.completedFuture(ok);
     }
-    Handler handler = handlers.get(type);
+    ClientRequestHandlers.Handler handler = handlers.get(type);
     if (handler == null) {
       return CompletableFuture.completedFuture(Replies.error(codec, Replies.NO_HANDLER, "RequestHandler Not Found"));
     }
@@ -136,7 +113,7 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
     }
     ClientConnection c = connection.get();
     c.touch(connections.nowMillis());
-    if (WRITES.contains(type) && !c.tryWrite()) {
+    if (writes.contains(type) && !c.tryWrite()) {
       return CompletableFuture.completedFuture(Replies.error(codec, Replies.UNAVAILABLE, "Over threshold: connection "
           + c.id() + " sent more than " + connections.settings().writesPerSecond() + " registrations and removals"
           + " a second (nacre.client.writes-per-second on server " + nodeName + "); slow down and retry."));

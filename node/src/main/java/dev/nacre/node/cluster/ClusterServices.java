@@ -1,5 +1,12 @@
 package dev.nacre.node.cluster;
 
+import dev.nacre.node.cluster.distro.GrpcDistroTransport;
+import dev.nacre.node.cluster.forward.OwnerWrites;
+import dev.nacre.node.cluster.peer.PeerAuth;
+import dev.nacre.node.cluster.peer.PeerCallObserver;
+import dev.nacre.node.cluster.peer.PeerChannels;
+import dev.nacre.node.cluster.peer.PeerServer;
+import dev.nacre.node.cluster.peer.PeerTls;
 import dev.nacre.consensus.distro.DistroReplicator;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.ReplicatedLog;
@@ -8,8 +15,8 @@ import dev.nacre.naming.distro.ServiceRouting;
 import dev.nacre.naming.ephemeral.EphemeralStore;
 import dev.nacre.naming.health.ProbeResultSink;
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.node.api.EphemeralWrites;
-import dev.nacre.node.api.Readiness;
+import dev.nacre.node.naming.http.EphemeralWrites;
+import dev.nacre.node.status.Readiness;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.hooks.LinkFilter;
 import dev.nacre.node.hooks.LinkFilterInterceptor;

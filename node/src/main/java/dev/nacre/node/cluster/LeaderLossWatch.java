@@ -1,5 +1,6 @@
 package dev.nacre.node.cluster;
 
+import dev.nacre.node.cluster.peer.PeerChannels;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.ReplicatedLog;
 import dev.nacre.proto.peer.PingRequest;

@@ -1,5 +1,7 @@
 package dev.nacre.node.cluster;
 
+import dev.nacre.node.cluster.peer.PeerAuth;
+import dev.nacre.node.cluster.peer.PeerChannels;
 import dev.nacre.proto.peer.PingRequest;
 import dev.nacre.proto.peer.PingResponse;
 import java.time.Duration;

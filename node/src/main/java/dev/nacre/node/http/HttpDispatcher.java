@@ -1,7 +1,7 @@
 package dev.nacre.node.http;
 
 import com.google.common.util.concurrent.RateLimiter;
-import dev.nacre.node.OpenConnections;
+import dev.nacre.node.ports.OpenConnections;
 import dev.nacre.node.hooks.ClientGate;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -1,5 +1,6 @@
 package dev.nacre.node.client;
 
+import dev.nacre.node.naming.grpc.ServiceInfoJson;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nacre.naming.api.NamingOperations;

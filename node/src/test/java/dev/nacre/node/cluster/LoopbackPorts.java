@@ -5,10 +5,10 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 
 /** Free loopback ports for tests that start peer ports, which sit 1001 above a member's HTTP port. */
-final class LoopbackPorts {
+public final class LoopbackPorts {
   private LoopbackPorts() {}
 
-  static int freeAbove(int min) throws IOException {
+  public static int freeAbove(int min) throws IOException {
     for (int attempt = 0; attempt < 20; attempt++) {
       try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
         if (s.getLocalPort() > min) {

@@ -1,5 +1,10 @@
 package dev.nacre.node.cluster;
 
+import dev.nacre.node.cluster.forward.OwnerWrites;
+import dev.nacre.node.cluster.peer.PeerAuth;
+import dev.nacre.node.cluster.peer.PeerCallObserver;
+import dev.nacre.node.cluster.peer.PeerChannels;
+import dev.nacre.node.cluster.peer.PeerServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nacre.naming.model.Beat;
@@ -8,7 +13,7 @@ import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstancePatch;
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.node.api.EphemeralWrites;
+import dev.nacre.node.naming.http.EphemeralWrites;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
