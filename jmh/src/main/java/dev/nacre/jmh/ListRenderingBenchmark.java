@@ -2,7 +2,7 @@ package dev.nacre.jmh;
 
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.ReplicatedLog;
-import dev.nacre.naming.NamingConfig;
+import dev.nacre.naming.api.NamingConfig;
 import dev.nacre.naming.ephemeral.EphemeralStore;
 import dev.nacre.naming.model.ServiceView;
 import dev.nacre.naming.operations.RegistryOperations;

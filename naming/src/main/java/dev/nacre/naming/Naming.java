@@ -1,13 +1,28 @@
 package dev.nacre.naming;
 
+import dev.nacre.naming.api.NamingConfig;
 import dev.nacre.consensus.raft.ReplicatedLog;
+import dev.nacre.consensus.distro.DistroHandler;
+import dev.nacre.consensus.distro.DistroReplicator;
+import dev.nacre.consensus.distro.RecordHome;
+import dev.nacre.consensus.raft.ReplicatedStateMachine;
+import dev.nacre.naming.distro.EphemeralReplication;
+import dev.nacre.naming.ephemeral.EphemeralRecord;
 import dev.nacre.naming.ephemeral.EphemeralStore;
+import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.persistent.AuthRecords;
+import dev.nacre.naming.registry.ServiceSnapshot;
+import dev.nacre.naming.writes.EphemeralWrites;
+import dev.nacre.naming.writes.InstanceWriteRouter;
+import dev.nacre.storage.RocksStore;
+import java.util.List;
+import java.util.function.BiFunction;
 import dev.nacre.naming.health.HeartbeatChecker;
 import dev.nacre.naming.health.PersistentHealthProber;
 import dev.nacre.naming.health.ProbeResultSink;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.operations.RegistryOperations;
-import dev.nacre.naming.override.OverrideCleaner;
+import dev.nacre.naming.operations.OverrideCleaner;
 import dev.nacre.naming.persistent.NamingStateMachine;
 import dev.nacre.naming.push.PushConfig;
 import dev.nacre.naming.push.PushService;
@@ -75,8 +90,18 @@ public final class Naming implements AutoCloseable {
   }
 
   /** What the Raft member applies committed entries to. */
-  public NamingStateMachine stateMachine() {
+  public ReplicatedStateMachine stateMachine() {
     return stateMachine;
+  }
+
+  /** The users, roles and permissions of client authentication, as the log last applied them. */
+  public AuthRecords authRecords() {
+    return stateMachine.authRecords();
+  }
+
+  /** The sizes of the persistent store (RocksDB), for the metrics. */
+  public RocksStore.Stats storageStats() {
+    return stateMachine.storageStats();
   }
 
   /**
@@ -119,13 +144,48 @@ public final class Naming implements AutoCloseable {
     return () -> closeAll(checks);
   }
 
-  public RegistryIndex index() {
-    return index;
+  /**
+   * Replicates the ephemeral records this member owns to its peers, and takes theirs, through the
+   * Distro replicator that {@code replicator} builds on naming's handler and record home.
+   */
+  public EphemeralReplication replicateEphemeral(
+      BiFunction<DistroHandler, RecordHome, DistroReplicator> replicator) {
+    requireAttached();
+    return EphemeralReplication.create(ephemeral, replicator);
   }
 
-  public EphemeralStore ephemeral() {
+  /** Applies ephemeral writes and beats here, this member owning them. */
+  public EphemeralWrites localWrites() {
+    return EphemeralWrites.local(operations());
+  }
+
+  /**
+   * Where every instance write of the client ports goes ({@link InstanceWriteRouter}), the Open
+   * API's ephemeral writes to {@code owners}: {@link #localWrites} alone, or the peer transport.
+   */
+  public InstanceWriteRouter writes(EphemeralWrites owners) {
+    return new InstanceWriteRouter(operations(), owners);
+  }
+
+  /**
+   * Instances this node answers for: the ephemeral ones it owns, and the persistent ones of the
+   * services {@code probesHere} (whose health it checks).
+   */
+  public long responsibleInstances(Predicate<ServiceKey> probesHere) {
     requireAttached();
-    return ephemeral;
+    return ephemeral.countOwned() + index.allServices().stream()
+        .filter(s -> probesHere.test(s.key())).mapToLong(s -> s.persistentInstances().size()).sum();
+  }
+
+  /** The member that owns an ephemeral instance; empty for persistent or unknown instances. */
+  public Optional<String> ownerOf(InstanceKey key) {
+    requireAttached();
+    return ephemeral.get(key).map(EphemeralRecord::ownerNodeId);
+  }
+
+  /** The services of a namespace in every group. */
+  public List<ServiceKey> services(String namespace) {
+    return index.services(namespace).stream().map(ServiceSnapshot::key).toList();
   }
 
   /** What the HTTP and gRPC APIs call. */

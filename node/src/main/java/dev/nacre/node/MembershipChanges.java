@@ -89,7 +89,7 @@ final class MembershipChanges implements MembersApi.Membership {
   /** Raft peers (id to {@code host:P-1000}) of member addresses. */
   static Map<String, String> peersOf(List<String> members) {
     Map<String, String> out = new LinkedHashMap<>();
-    members.forEach(m -> out.put(Node.peerId(m), MemberAddress.parse(m).raftAddress()));
+    members.stream().map(MemberAddress::parse).forEach(m -> out.put(m.raftPeerId(), m.raftAddress()));
     return out;
   }
 }

@@ -3,7 +3,7 @@ package dev.nacre.node;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.naming.push.Subscriptions;
+import dev.nacre.naming.api.Subscriptions;
 import dev.nacre.node.naming.http.ClientDirectory;
 import dev.nacre.node.client.ClientConnections;
 import java.util.List;

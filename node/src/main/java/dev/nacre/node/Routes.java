@@ -16,7 +16,7 @@ import dev.nacre.node.naming.http.OperatorApi;
 import dev.nacre.node.status.Readiness;
 import dev.nacre.node.naming.http.ServiceApi;
 import dev.nacre.node.naming.http.UdpSubscriber;
-import dev.nacre.node.naming.http.EphemeralWrites;
+import dev.nacre.naming.writes.InstanceWriteRouter;
 import dev.nacre.node.naming.http.CatalogServicesApi;
 import dev.nacre.node.naming.http.v2.V2CatalogApi;
 import dev.nacre.node.naming.http.v2.V2ClientApi;
@@ -37,10 +37,10 @@ import java.util.Optional;
 final class Routes {
   private final Router router = new Router();
 
-  Routes(NamingOperations naming, ClusterStatus cluster, EphemeralWrites ephemeralWrites, NodeConfig config, UdpSubscriber udp,
+  Routes(NamingOperations naming, InstanceWriteRouter writes, ClusterStatus cluster, NodeConfig config, UdpSubscriber udp,
       Readiness readiness, NodeCounts nodeCounts, AccessControl access, RegistryViews views) {
     Json json = new Json();
-    InstanceWrites instanceWrites = new InstanceWrites(naming, json, ephemeralWrites);
+    InstanceWrites instanceWrites = new InstanceWrites(json, writes);
     Map<String, Object> switches = switches(config);
     new InstanceApi(naming, json, instanceWrites, udp, config.udpPushToClientIp()).register(router);
     new ServiceApi(naming, json).register(router);

@@ -1,5 +1,7 @@
 package dev.nacre.node;
 
+import dev.nacre.node.config.MemberAddress;
+import dev.nacre.node.status.RaftAdminApi;
 import dev.nacre.consensus.raft.ConsensusUnavailableException;
 import dev.nacre.consensus.raft.RaftAdmin;
 import dev.nacre.consensus.raft.RaftStatus;
@@ -16,7 +18,7 @@ import java.util.function.Function;
  * the start on two cores (the Raft start is mostly class loading and TLS setup). Calls made
  * before the member runs wait for it; its status says STARTING until then. Thread-safe.
  */
-final class StartingReplicatedLog implements ReplicatedLog {
+final class StartingReplicatedLog implements ReplicatedLog, RaftAdminApi.RaftCommands {
   private final String selfId;
   private final CompletableFuture<RatisReplicatedLog> started;
 
@@ -62,13 +64,15 @@ final class StartingReplicatedLog implements ReplicatedLog {
   }
 
   /** @see RaftAdmin#takeSnapshot() */
-  long takeSnapshot() {
+  @Override
+  public long takeSnapshot() {
     return awaitStarted().admin().takeSnapshot();
   }
 
   /** @see RaftAdmin#transferLeadership(String) */
-  void transferLeadership(String peerId) {
-    awaitStarted().admin().transferLeadership(peerId);
+  @Override
+  public void transferLeadership(MemberAddress target) {
+    awaitStarted().admin().transferLeadership(target.raftPeerId());
   }
 
   /** The latest Raft snapshot; empty before the member runs or before its first snapshot. */

@@ -2,7 +2,7 @@ package dev.nacre.naming.distro;
 
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
-import dev.nacre.naming.persistent.Records;
+import dev.nacre.naming.model.Records;
 import dev.nacre.proto.naming.EphemeralInstance;
 import org.apache.ratis.thirdparty.com.google.protobuf.InvalidProtocolBufferException;
 

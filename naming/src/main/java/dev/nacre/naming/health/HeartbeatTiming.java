@@ -1,6 +1,6 @@
 package dev.nacre.naming.health;
 
-import dev.nacre.naming.NamingConfig;
+import dev.nacre.naming.api.NamingConfig;
 import dev.nacre.naming.model.Instance;
 
 /**

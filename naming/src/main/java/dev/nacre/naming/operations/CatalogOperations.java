@@ -7,7 +7,7 @@ import dev.nacre.naming.model.Paging;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServicePage;
-import dev.nacre.naming.persistent.Records;
+import dev.nacre.naming.model.Records;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.naming.registry.ServiceSnapshot;
 import dev.nacre.naming.validate.NamingValidator;

@@ -3,9 +3,9 @@ package dev.nacre.naming.operations;
 import dev.nacre.naming.api.Completions;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstancePatch;
-import dev.nacre.naming.override.InstanceOverride;
-import dev.nacre.naming.override.OverrideTable;
-import dev.nacre.naming.persistent.Records;
+import dev.nacre.naming.model.InstanceOverride;
+import dev.nacre.naming.registry.OverrideTable;
+import dev.nacre.naming.model.Records;
 import dev.nacre.proto.naming.NamingOperation;
 import dev.nacre.proto.naming.RemoveInstanceOverride;
 import java.util.concurrent.CompletableFuture;
@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * registering again, on this node or another (Nacos loses them then: its issues #10975, #11890).
  *
  * <p>An override ends when the instance is explicitly deregistered, or once the instance has been
- * absent from every node for the retention period ({@link dev.nacre.naming.override.OverrideCleaner}).
+ * absent from every node for the retention period ({@link dev.nacre.naming.operations.OverrideCleaner}).
  */
 final class InstanceOverrides {
   private static final Logger log = LoggerFactory.getLogger(InstanceOverrides.class);

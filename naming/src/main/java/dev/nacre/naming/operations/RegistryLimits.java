@@ -1,6 +1,6 @@
 package dev.nacre.naming.operations;
 
-import dev.nacre.naming.NamingConfig;
+import dev.nacre.naming.api.NamingConfig;
 import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;

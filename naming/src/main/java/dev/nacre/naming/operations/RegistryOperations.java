@@ -1,7 +1,7 @@
 package dev.nacre.naming.operations;
 
 import dev.nacre.consensus.raft.ReplicatedLog;
-import dev.nacre.naming.NamingConfig;
+import dev.nacre.naming.api.NamingConfig;
 import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.ephemeral.EphemeralRecord;
@@ -19,7 +19,7 @@ import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServicePage;
 import dev.nacre.naming.model.ServiceView;
-import dev.nacre.naming.persistent.Records;
+import dev.nacre.naming.model.Records;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.naming.registry.ServiceSnapshot;
 import dev.nacre.naming.validate.NamingValidator;

@@ -1,5 +1,6 @@
 package dev.nacre.naming.persistent;
 
+import dev.nacre.naming.model.Records;
 import static dev.nacre.naming.persistent.RecordKeys.AUTH;
 import static dev.nacre.naming.persistent.RecordKeys.CLUSTERS;
 import static dev.nacre.naming.persistent.RecordKeys.INSTANCES;

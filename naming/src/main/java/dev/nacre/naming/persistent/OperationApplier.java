@@ -1,5 +1,6 @@
 package dev.nacre.naming.persistent;
 
+import dev.nacre.naming.model.Records;
 import static dev.nacre.naming.persistent.RecordKeys.AUTH;
 import static dev.nacre.naming.persistent.RecordKeys.CLUSTERS;
 import static dev.nacre.naming.persistent.RecordKeys.INSTANCES;
@@ -14,7 +15,7 @@ import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.Namespace;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.naming.override.InstanceOverride;
+import dev.nacre.naming.model.InstanceOverride;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.naming.registry.ServiceSnapshot;
 import dev.nacre.proto.naming.AuthRecord;

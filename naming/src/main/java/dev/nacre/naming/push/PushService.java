@@ -1,5 +1,7 @@
 package dev.nacre.naming.push;
 
+import dev.nacre.naming.api.PushTarget;
+import dev.nacre.naming.api.Subscriptions;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.registry.ServiceChangeListener;
 import java.time.Clock;

@@ -7,7 +7,7 @@ import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.Namespace;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.naming.override.OverrideTable;
+import dev.nacre.naming.registry.OverrideTable;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

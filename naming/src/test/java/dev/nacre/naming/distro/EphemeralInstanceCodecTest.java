@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.naming.persistent.Records;
+import dev.nacre.naming.model.Records;
 import dev.nacre.proto.naming.EphemeralInstance;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;

@@ -5,7 +5,7 @@ import dev.nacre.consensus.distro.DistroReplicator;
 import dev.nacre.consensus.raft.ConsensusUnavailableException;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.ReplicatedLog;
-import dev.nacre.naming.NamingConfig;
+import dev.nacre.naming.api.NamingConfig;
 import dev.nacre.naming.ephemeral.EphemeralRecord;
 import dev.nacre.naming.ephemeral.EphemeralStore;
 import dev.nacre.naming.health.HealthProbe;

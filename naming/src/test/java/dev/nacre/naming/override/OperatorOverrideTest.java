@@ -1,5 +1,6 @@
 package dev.nacre.naming.override;
 
+import dev.nacre.naming.operations.OverrideCleaner;
 import static dev.nacre.naming.support.NamingFixture.key;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -194,7 +195,7 @@ class OperatorOverrideTest {
     f.ops.patchInstance(KEY, true, new InstancePatch(Optional.of(6.0), Optional.empty(), Optional.empty(), Optional.empty()));
     f.log.submit(NamingOperation.newBuilder().setRemoveInstanceOverride(
         dev.nacre.proto.naming.RemoveInstanceOverride.newBuilder()
-            .setId(dev.nacre.naming.persistent.Records.toProto(KEY)).setIfRevision(decidedOn)).build().toByteArray()).join();
+            .setId(dev.nacre.naming.model.Records.toProto(KEY)).setIfRevision(decidedOn)).build().toByteArray()).join();
     assertThat(shown().weight()).isEqualTo(6.0);
   }
 

@@ -1,5 +1,6 @@
 package dev.nacre.naming.persistent;
 
+import dev.nacre.naming.model.Records;
 import static dev.nacre.naming.support.NamingFixture.SERVICE;
 import static dev.nacre.naming.support.NamingFixture.instance;
 import static dev.nacre.naming.support.NamingFixture.key;

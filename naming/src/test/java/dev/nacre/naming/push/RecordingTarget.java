@@ -1,5 +1,6 @@
 package dev.nacre.naming.push;
 
+import dev.nacre.naming.api.PushTarget;
 import dev.nacre.naming.model.ServiceView;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -1,6 +1,6 @@
 package dev.nacre.naming.support;
 
-import dev.nacre.naming.NamingConfig;
+import dev.nacre.naming.api.NamingConfig;
 import dev.nacre.naming.ephemeral.EphemeralStore;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.nacre.naming.NamingConfig;
+import dev.nacre.naming.api.NamingConfig;
 import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.model.ClusterInfo;
 import dev.nacre.naming.model.HealthCheckType;

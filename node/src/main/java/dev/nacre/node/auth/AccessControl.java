@@ -1,5 +1,7 @@
 package dev.nacre.node.auth;
 
+import org.slf4j.LoggerFactory;
+import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.config.AuthSettings;
 import java.time.Clock;
 import java.util.Optional;
@@ -113,5 +115,21 @@ public final class AccessControl {
     }
     return new Login(username, tokens.issue(username), tokens.ttl().toSeconds(),
         directory.rolesOf(username).contains(AuthDirectory.ADMIN_ROLE));
+  }
+
+  /** A node that other hosts can reach, with anyone allowed to change the registry, says so. */
+  public static void warnIfOpen(NodeConfig config) {
+    boolean loopback;
+    try {
+      loopback = java.net.InetAddress.getByName(config.bind()).isLoopbackAddress();
+    } catch (java.net.UnknownHostException e) {
+      loopback = false;
+    }
+    if (!config.auth().enabled() && !loopback) {
+      LoggerFactory.getLogger(AccessControl.class).warn("[{}] listening on {} with client authentication OFF:"
+          + " anyone who reaches this address can change the registry. Set {}=true and {} (see"
+          + " conf/nacre.properties.example).", config.address(), config.bind(), AuthSettings.ENABLED,
+          AuthSettings.TOKEN_KEY);
+    }
   }
 }

@@ -12,11 +12,12 @@ import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.ReplicatedLog;
 import dev.nacre.naming.distro.EphemeralReplication;
 import dev.nacre.naming.distro.ServiceRouting;
-import dev.nacre.naming.ephemeral.EphemeralStore;
+import dev.nacre.naming.Naming;
 import dev.nacre.naming.health.ProbeResultSink;
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.node.naming.http.EphemeralWrites;
+import dev.nacre.naming.writes.EphemeralWrites;
 import dev.nacre.node.status.Readiness;
+import dev.nacre.node.config.MemberAddress;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.hooks.LinkFilter;
 import dev.nacre.node.hooks.LinkFilterInterceptor;
@@ -77,8 +78,8 @@ public final class ClusterServices implements AutoCloseable {
    * @param tls this member's TLS for the peer port ({@link PeerTls#create}, built while the start goes on)
    * @param linkFilter a filter on calls arriving on the peer port (fault injection in tests)
    */
-  public ClusterServices(NodeConfig config, Clock clock, EphemeralStore store, EphemeralWrites localWrites,
-      PeerTls tls, Optional<LinkFilter> linkFilter) {
+  public ClusterServices(NodeConfig config, Clock clock, Naming naming, PeerTls tls,
+      Optional<LinkFilter> linkFilter) {
     this.config = config;
     this.linkFilter = linkFilter;
     String self = config.address();
@@ -89,11 +90,11 @@ public final class ClusterServices implements AutoCloseable {
     // While the rest of the start goes on: the first pings are what a start waits for.
     memberList.current().stream().filter(m -> !m.equals(self)).forEach(channels::connect);
     Duration callTimeout = config.cluster().distro().requestTimeout();
-    this.replication = EphemeralReplication.create(store, (handler, home) -> new DistroReplicator(
+    this.replication = naming.replicateEphemeral((handler, home) -> new DistroReplicator(
         self, config.members(), config.cluster().distro(),
         new GrpcDistroTransport(channels, callTimeout, config.cluster().distro().snapshotTimeout()), handler,
         home, DistroReplicator.monotonicMillis(clock)));
-    this.localWrites = localWrites;
+    this.localWrites = naming.localWrites();
     this.ownerWrites = new OwnerWrites(self, channels, this::responsibleMember, localWrites, config.cpTimeout());
     members.onOwnershipMembersChanged(this::followMembership);
     memberList.onChange(this::membersChanged);
@@ -145,7 +146,7 @@ public final class ClusterServices implements AutoCloseable {
    * one, and starts the periodic pings. Returns once this member is ready: loaded, or alone (no
    * peer answered, or none gave a snapshot in time; verify fills in once peers are seen).
    */
-  public void start(ReplicatedLog raft, UnaryOperator<String> raftPeerIdOf,
+  public void start(ReplicatedLog raft,
       Supplier<Optional<RaftMembers>> raftMembers,
       ScheduledExecutorService scheduler, Readiness readiness, IntSupplier clients) {
     this.readiness = readiness;
@@ -179,7 +180,8 @@ public final class ClusterServices implements AutoCloseable {
     }, 0, period, TimeUnit.MILLISECONDS);
     synchronized (this) {
       refuseIfClosed();
-      leaderLoss = new LeaderLossWatch(members, channels, raft, raftPeerIdOf, scheduler);
+      leaderLoss = new LeaderLossWatch(members, channels, raft,
+          member -> MemberAddress.parse(member).raftPeerId(), scheduler);
       leaderLoss.start();
       replicator().start();
     }
@@ -237,6 +239,22 @@ public final class ClusterServices implements AutoCloseable {
           + " again ('nacre members add " + config.address() + "' against a member, or scripts/cluster.sh add-node)";
       log.error("[{}] {}", config.address(), advice);
       r.removed(advice);
+    }
+  }
+
+  /**
+   * Takes the member list from the Raft configuration once the Raft member runs, and refuses to
+   * go on when that list no longer names this member: the others no longer count it, and its data
+   * stopped at its removal, so it must not come back with its old settings.
+   */
+  public void requireStillMember(Supplier<Optional<RaftMembers>> raftMembers) {
+    followRaftMembers(raftMembers);
+    List<String> current = memberList.current();
+    if (!current.contains(config.address())) {
+      throw new IllegalStateException("this node (" + config.address() + ") was removed from the cluster; its"
+          + " Raft log lists the members " + current + ". To bring it back, delete its data folder ("
+          + config.dataDir() + "), start it with those members and itself in " + NodeConfig.MEMBERS
+          + ", then run 'scripts/nacre members add " + config.address() + "' against a member");
     }
   }
 

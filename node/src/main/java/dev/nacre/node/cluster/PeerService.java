@@ -5,7 +5,7 @@ import dev.nacre.node.cluster.distro.SnapshotParts;
 import dev.nacre.node.cluster.forward.OwnerWriteCodec;
 import dev.nacre.consensus.distro.DistroReplicator;
 import dev.nacre.naming.api.Completions;
-import dev.nacre.node.naming.http.EphemeralWrites;
+import dev.nacre.naming.writes.EphemeralWrites;
 import dev.nacre.proto.peer.DistroAck;
 import dev.nacre.proto.peer.DistroBatch;
 import dev.nacre.proto.peer.DistroSnapshot;

@@ -59,6 +59,11 @@ public record MemberAddress(String host, int port) {
     return port + PEER_OFFSET;
   }
 
+  /** This member's id in the Raft group: its address with only id-safe characters. */
+  public String raftPeerId() {
+    return toString().replaceAll("[^A-Za-z0-9_-]", "_");
+  }
+
   /** {@code host:raftPort}, as the Raft group lists the member. */
   public String raftAddress() {
     return HostAndPort.fromParts(host, raftPort()).toString();

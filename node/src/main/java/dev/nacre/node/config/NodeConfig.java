@@ -3,7 +3,7 @@ package dev.nacre.node.config;
 import dev.nacre.consensus.distro.DistroConfig;
 import dev.nacre.consensus.raft.RaftConfig;
 import dev.nacre.consensus.tls.TlsFiles;
-import dev.nacre.naming.NamingConfig;
+import dev.nacre.naming.api.NamingConfig;
 import dev.nacre.naming.push.PushConfig;
 import dev.nacre.node.http.HttpLimits;
 import java.nio.file.Path;

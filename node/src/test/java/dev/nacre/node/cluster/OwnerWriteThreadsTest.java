@@ -13,7 +13,7 @@ import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstancePatch;
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.node.naming.http.EphemeralWrites;
+import dev.nacre.naming.writes.EphemeralWrites;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;

@@ -7,7 +7,7 @@ import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstancePatch;
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.node.naming.http.EphemeralWrites;
+import dev.nacre.naming.writes.EphemeralWrites;
 import dev.nacre.proto.peer.OwnerWrite;
 import dev.nacre.proto.peer.OwnerWriteResult;
 import java.time.Duration;

@@ -8,9 +8,9 @@ import static dev.nacre.node.naming.grpc.NamingRequests.unsupportedType;
 
 import dev.nacre.naming.api.Completions;
 import dev.nacre.naming.api.NamingException;
-import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.ServiceKey;
+import dev.nacre.naming.writes.InstanceWriteRouter;
 import dev.nacre.node.naming.grpc.NamingRequests.BatchInstanceRequest;
 import dev.nacre.node.naming.grpc.NamingRequests.InstanceRequest;
 import dev.nacre.node.client.PayloadCodec.BadBodyException;
@@ -29,16 +29,16 @@ import java.util.function.Supplier;
  */
 final class InstanceHandlers {
   private final String nodeName;
-  private final NamingOperations naming;
+  private final InstanceWriteRouter writes;
   private final PayloadCodec codec;
   private final int metadataMaxLength;
   private final ClientConnections connections;
   private final CpWritesInFlight cpWrites;
 
-  InstanceHandlers(String nodeName, NamingOperations naming, PayloadCodec codec, int metadataMaxLength,
+  InstanceHandlers(String nodeName, InstanceWriteRouter writes, PayloadCodec codec, int metadataMaxLength,
       ClientConnections connections, CpWritesInFlight cpWrites) {
     this.nodeName = nodeName;
-    this.naming = naming;
+    this.writes = writes;
     this.connections = connections;
     this.codec = codec;
     this.metadataMaxLength = metadataMaxLength;
@@ -49,22 +49,12 @@ final class InstanceHandlers {
     InstanceRequest r = codec.read(payload, InstanceRequest.class);
     return answerWhenDone(connection, "InstanceResponse", r.type(), () -> {
       Instance instance = instance(r.serviceKey(), r.instance(), true);
-      switch (String.valueOf(r.type())) {
-        case "registerInstance" -> {
-          if (!instance.ephemeral()) {
-            return cpWrite(() -> naming.registerInstanceAsync(instance));
-          }
-          naming.registerClientInstance(connection.id(), instance);
-        }
-        case "deregisterInstance" -> {
-          if (!instance.ephemeral()) {
-            return cpWrite(() -> naming.deregisterInstanceAsync(instance.key(), false));
-          }
-          naming.deregisterClientInstance(connection.id(), instance.key());
-        }
+      return switch (String.valueOf(r.type())) {
+        case "registerInstance" -> admitted(instance, () -> writes.registerForConnection(connection.id(), instance));
+        case "deregisterInstance" ->
+            admitted(instance, () -> writes.deregisterForConnection(connection.id(), instance));
         default -> throw unsupportedType("InstanceRequest", r.type());
-      }
-      return CompletableFuture.completedFuture(null);
+      };
     });
   }
 
@@ -75,8 +65,9 @@ final class InstanceHandlers {
       Instance persistent = new Instance(instance.key(), instance.weight(), instance.healthy(),
           instance.enabled(), false, instance.metadata());
       return switch (String.valueOf(r.type())) {
-        case "registerInstance" -> cpWrite(() -> naming.registerInstanceAsync(persistent));
-        case "deregisterInstance" -> cpWrite(() -> naming.deregisterInstanceAsync(persistent.key(), false));
+        case "registerInstance" -> admitted(persistent, () -> writes.registerForConnection(connection.id(), persistent));
+        case "deregisterInstance" ->
+            admitted(persistent, () -> writes.deregisterForConnection(connection.id(), persistent));
         default -> throw unsupportedType("PersistentInstanceRequest", r.type());
       };
     });
@@ -96,9 +87,8 @@ final class InstanceHandlers {
         instances.add(i);
       }
       switch (String.valueOf(r.type())) {
-        case "batchRegisterInstance" -> naming.replaceClientInstances(connection.id(), service, instances);
-        case "batchDeregisterInstance" -> instances.forEach(
-            i -> naming.deregisterClientInstance(connection.id(), i.key()));
+        case "batchRegisterInstance" -> writes.replaceForConnection(connection.id(), service, instances);
+        case "batchDeregisterInstance" -> instances.forEach(i -> writes.deregisterForConnection(connection.id(), i));
         default -> throw unsupportedType("BatchInstanceRequest", r.type());
       }
     });
@@ -157,8 +147,14 @@ final class InstanceHandlers {
     });
   }
 
-  /** Submits a CP write if fewer than {@link CpWritesInFlight#MAX} are in flight; the slot is freed when it completes. */
-  private CompletableFuture<Void> cpWrite(Supplier<CompletableFuture<Void>> write) {
+  /**
+   * Runs {@code write}; a persistent instance's (a CP write, which waits for its commit) only if
+   * fewer than {@link CpWritesInFlight#MAX} are in flight, its slot freed when it completes.
+   */
+  private CompletableFuture<Void> admitted(Instance instance, Supplier<CompletableFuture<Void>> write) {
+    if (instance.ephemeral()) {
+      return write.get();
+    }
     if (!cpWrites.tryEnter()) {
       throw new CpWritesFull();
     }
@@ -170,7 +166,7 @@ final class InstanceHandlers {
     }
   }
 
-  /** Thrown by {@link #cpWrite} when no slot is free; answered as Nacos' over-threshold error. */
+  /** Thrown by {@link #admitted} when no slot is free; answered as Nacos' over-threshold error. */
   private static final class CpWritesFull extends RuntimeException {
     CpWritesFull() {
       super(null, null, false, false);

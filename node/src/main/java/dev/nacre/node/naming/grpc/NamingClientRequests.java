@@ -3,7 +3,8 @@ package dev.nacre.node.naming.grpc;
 import static dev.nacre.node.client.ClientRequestHandlers.now;
 
 import dev.nacre.naming.api.NamingOperations;
-import dev.nacre.naming.push.Subscriptions;
+import dev.nacre.naming.api.Subscriptions;
+import dev.nacre.naming.writes.InstanceWriteRouter;
 import dev.nacre.node.client.ClientRequestHandlers;
 import java.time.Duration;
 import java.util.Map;
@@ -24,10 +25,11 @@ public final class NamingClientRequests {
    * instances go when it closes.
    */
   public static ClientRequestHandlers.Factory on(String nodeName, NamingOperations naming,
-      Optional<Subscriptions> subscriptions, Duration pushTimeout, int metadataMaxLength) {
+      InstanceWriteRouter writes, Optional<Subscriptions> subscriptions, Duration pushTimeout,
+      int metadataMaxLength) {
     return (codec, connections) -> {
       connections.onClose(naming::removeClient);
-      InstanceHandlers instances = new InstanceHandlers(nodeName, naming, codec, metadataMaxLength,
+      InstanceHandlers instances = new InstanceHandlers(nodeName, writes, codec, metadataMaxLength,
           connections, new CpWritesInFlight());
       QueryHandlers queries = new QueryHandlers(naming, codec, subscriptions, connections, pushTimeout);
       return new ClientRequestHandlers(

@@ -9,7 +9,7 @@ import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServicePage;
 import dev.nacre.naming.model.ServiceView;
-import dev.nacre.naming.push.Subscriptions;
+import dev.nacre.naming.api.Subscriptions;
 import dev.nacre.node.naming.grpc.NamingRequests.ServiceListRequest;
 import dev.nacre.node.naming.grpc.NamingRequests.ServiceQueryRequest;
 import dev.nacre.node.naming.grpc.NamingRequests.SubscribeServiceRequest;

@@ -5,7 +5,7 @@ import dev.nacre.node.client.PayloadCodec;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServiceView;
-import dev.nacre.naming.push.PushTarget;
+import dev.nacre.naming.api.PushTarget;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

@@ -2,7 +2,7 @@ package dev.nacre.node.naming.http;
 
 import dev.nacre.node.http.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.naming.writes.InstanceWriteRouter;
 import dev.nacre.naming.model.Beat;
 import dev.nacre.naming.model.BeatResult;
 import dev.nacre.naming.model.Instance;
@@ -17,26 +17,23 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The instance writes the v1 and v2 Open APIs share: the same parameters, the same calls into the
- * registry, ephemeral writes and beats through {@link EphemeralWrites} (to the responsible
- * member). The APIs differ only in how they check parameters first and how they wrap answers
- * and errors.
+ * The instance writes the v1 and v2 Open APIs share: the same parameters, handed to naming's
+ * {@link InstanceWriteRouter}, which decides where each applies. The APIs differ only in how they
+ * check parameters first and how they wrap answers and errors.
  */
 public final class InstanceWrites {
   /** Nacos' beat answer codes: known, and unknown (the client registers again). */
   static final int BEAT_OK = 10200;
   static final int BEAT_NOT_FOUND = 20404;
 
-  private final NamingOperations naming;
   private final Json json;
   private final RequestReader reader;
-  private final EphemeralWrites ephemeral;
+  private final InstanceWriteRouter writes;
 
-  public InstanceWrites(NamingOperations naming, Json json, EphemeralWrites ephemeral) {
-    this.naming = naming;
+  public InstanceWrites(Json json, InstanceWriteRouter writes) {
     this.json = json;
     this.reader = new RequestReader(json);
-    this.ephemeral = ephemeral;
+    this.writes = writes;
   }
 
   public RequestReader reader() {
@@ -48,14 +45,12 @@ public final class InstanceWrites {
    * future is its responsible member's answer, a persistent one's its Raft write.
    */
   public CompletableFuture<Void> registerAsync(ApiRequest r) {
-    Instance instance = reader.instance(r);
-    return instance.ephemeral() ? ephemeral.registerAsync(instance) : naming.registerInstanceAsync(instance);
+    return writes.register(reader.instance(r));
   }
 
   /** Deregisters, answered through a future as {@link #registerAsync} is. */
   public CompletableFuture<Void> deregisterAsync(ApiRequest r) {
-    InstanceKey key = reader.instanceKey(r);
-    return reader.ephemeral(r) ? ephemeral.deregisterAsync(key) : naming.deregisterInstanceAsync(key, false);
+    return writes.deregister(reader.instanceKey(r), reader.ephemeral(r));
   }
 
   /**
@@ -64,28 +59,21 @@ public final class InstanceWrites {
    * the client's; a persistent instance is replaced whole, as before.
    */
   public void update(ApiRequest r) {
-    if (!reader.ephemeral(r)) {
-      naming.updateInstance(reader.instance(r));
-      return;
-    }
-    ephemeral.patch(reader.instanceKey(r), new InstancePatch(
-        Optional.of(r.doubleParam("weight").orElse(1.0)),
-        Optional.of(r.boolParam("enabled").orElse(true)),
-        Optional.empty(),
-        r.param("metadata").map(m -> json.metadata("metadata", m))));
+    writes.update(reader.ephemeral(r), reader.instanceKey(r), () -> reader.instance(r),
+        () -> new InstancePatch(
+            Optional.of(r.doubleParam("weight").orElse(1.0)),
+            Optional.of(r.boolParam("enabled").orElse(true)),
+            Optional.empty(),
+            r.param("metadata").map(m -> json.metadata("metadata", m))));
   }
 
   public void patch(ApiRequest r) {
-    if (reader.ephemeral(r)) {
-      ephemeral.patch(reader.instanceKey(r), reader.patch(r));
-    } else {
-      naming.patchInstance(reader.instanceKey(r), false, reader.patch(r));
-    }
+    writes.patch(reader.instanceKey(r), reader.ephemeral(r), reader.patch(r));
   }
 
   /** Nacos' beat answer, the same in v1 and v2 (v2 does not wrap it), through a future. */
   public CompletableFuture<ApiResponse> beatAsync(ApiRequest r) {
-    return ephemeral.beatAsync(beatOf(r)).thenApply(this::beatAnswer);
+    return writes.beat(beatOf(r)).thenApply(this::beatAnswer);
   }
 
   private ApiResponse beatAnswer(BeatResult result) {

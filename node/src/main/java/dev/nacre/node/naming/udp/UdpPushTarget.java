@@ -3,7 +3,7 @@ package dev.nacre.node.naming.udp;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nacre.naming.model.ServiceView;
-import dev.nacre.naming.push.PushTarget;
+import dev.nacre.naming.api.PushTarget;
 import dev.nacre.node.naming.http.Views;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.nacre.node.naming.udp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.naming.push.Subscriptions;
+import dev.nacre.naming.api.Subscriptions;
 import dev.nacre.node.naming.http.UdpSubscriber;
 import java.io.IOException;
 import java.net.InetSocketAddress;

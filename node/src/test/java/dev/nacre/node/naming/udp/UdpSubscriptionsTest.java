@@ -3,8 +3,8 @@ package dev.nacre.node.naming.udp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.naming.push.PushTarget;
-import dev.nacre.naming.push.Subscriptions;
+import dev.nacre.naming.api.PushTarget;
+import dev.nacre.naming.api.Subscriptions;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Clock;

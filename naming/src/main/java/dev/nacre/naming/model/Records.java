@@ -1,4 +1,4 @@
-package dev.nacre.naming.persistent;
+package dev.nacre.naming.model;
 
 import dev.nacre.naming.model.ClusterInfo;
 import dev.nacre.naming.model.HealthCheckType;
@@ -7,7 +7,7 @@ import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.Namespace;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.naming.override.InstanceOverride;
+import dev.nacre.naming.model.InstanceOverride;
 import dev.nacre.proto.naming.ClusterRecord;
 import dev.nacre.proto.naming.HealthCheckerType;
 import dev.nacre.proto.naming.InstanceId;

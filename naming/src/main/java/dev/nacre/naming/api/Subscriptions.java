@@ -1,4 +1,4 @@
-package dev.nacre.naming.push;
+package dev.nacre.naming.api;
 
 import dev.nacre.naming.model.ServiceKey;
 import java.util.List;

@@ -1,5 +1,6 @@
-package dev.nacre.naming.override;
+package dev.nacre.naming.registry;
 
+import dev.nacre.naming.model.InstanceOverride;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import java.util.Collection;

@@ -1,4 +1,4 @@
-package dev.nacre.node.naming.http;
+package dev.nacre.naming.writes;
 
 import dev.nacre.naming.api.Completions;
 import dev.nacre.naming.api.NamingOperations;
@@ -10,10 +10,12 @@ import dev.nacre.naming.model.InstancePatch;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The ephemeral writes and beats of the Open API (v1 and v2): applied by the member responsible
- * for their service, which owns the records. The member a client called checks the parameters
- * and answers in the client's API; only the operation travels. A refusal comes back as the
- * registry's {@link dev.nacre.naming.api.NamingException}, as if it had been refused here.
+ * The ephemeral writes and beats that the member responsible for their service applies, since it
+ * owns the records: {@link #local} applies them here; the peer transport implements this interface
+ * to send them to the responsible member, whose own {@link #local} applies them. The member a
+ * client called checks the parameters and answers in the client's API; only the operation
+ * travels. A refusal comes back as the registry's {@link dev.nacre.naming.api.NamingException},
+ * as if it had been refused here. {@link InstanceWriteRouter} is the only caller on the API side.
  */
 public interface EphemeralWrites {
   /**

@@ -1,4 +1,4 @@
-package dev.nacre.naming;
+package dev.nacre.naming.api;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.nacre.naming.override;
+package dev.nacre.naming.model;
 
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;

@@ -1,0 +1,44 @@
+package dev.nacre.node;
+
+import dev.nacre.consensus.raft.RaftConfig;
+import dev.nacre.node.config.MemberAddress;
+import dev.nacre.node.config.NodeConfig;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The Raft member's settings, taken from the node's: one group, the members as its peers. */
+final class NodeRaft {
+  /** Nacos' name for the Raft group of persistent naming data. */
+  static final String GROUP = "naming_persistent_service";
+
+  private NodeRaft() {}
+
+  /** @param handlersOnTransportThreads see {@link RaftConfig.Builder#handlersOnTransportThreads} */
+  static RaftConfig config(NodeConfig config, boolean handlersOnTransportThreads) {
+    Map<String, String> peers = new LinkedHashMap<>();
+    for (String member : config.members()) {
+      MemberAddress address = MemberAddress.parse(member);
+      peers.put(address.raftPeerId(), address.raftAddress());
+    }
+    RaftConfig.Builder builder = RaftConfig.builder();
+    if (config.clustered()) {
+      // Mutual TLS on the Raft port, with certificates derived from the cluster secret.
+      builder.clusterSecret(config.cluster().secret());
+      config.cluster().tlsFiles().ifPresent(builder::tlsFiles);
+    }
+    return builder
+        .groupId(GROUP)
+        .selfId(config.self().raftPeerId())
+        .peers(peers)
+        .storageDir(config.dataDir().resolve("raft"))
+        .electionTimeout(config.electionTimeoutMin(), config.electionTimeoutMax())
+        .requestTimeout(config.cpTimeout())
+        .snapshotThreshold(config.snapshotThreshold())
+        .logSegmentSizeBytes(config.logSegmentSizeBytes())
+        .batchesInFlight(config.raftBatchesInFlight())
+        .maxBatchOperations(config.raftMaxBatchOperations())
+        .batchLinger(config.raftBatchLinger())
+        .handlersOnTransportThreads(handlersOnTransportThreads)
+        .build();
+  }
+}
