@@ -1,6 +1,5 @@
 package dev.nacre.node;
 
-import dev.nacre.node.Node;
 import dev.nacre.node.StartingReplicatedLog;
 import dev.nacre.node.status.MembersApi;
 import dev.nacre.node.cluster.MemberList;
@@ -8,9 +7,7 @@ import dev.nacre.node.config.MemberAddress;
 import dev.nacre.node.config.NodeConfig;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -81,15 +78,8 @@ final class MembershipChanges implements MembersApi.Membership {
 
   private List<String> change(List<String> target) {
     Duration tenCp = config.cpTimeout().multipliedBy(10);
-    raft.awaitStarted().admin().changePeers(peersOf(target), tenCp.compareTo(MIN_BOUND) > 0 ? tenCp : MIN_BOUND);
+    raft.awaitStarted().admin().changePeers(NodeRaft.peersOf(target), tenCp.compareTo(MIN_BOUND) > 0 ? tenCp : MIN_BOUND);
     learnt.accept(target);
     return target;
-  }
-
-  /** Raft peers (id to {@code host:P-1000}) of member addresses. */
-  static Map<String, String> peersOf(List<String> members) {
-    Map<String, String> out = new LinkedHashMap<>();
-    members.stream().map(MemberAddress::parse).forEach(m -> out.put(m.raftPeerId(), m.raftAddress()));
-    return out;
   }
 }

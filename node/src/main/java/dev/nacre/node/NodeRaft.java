@@ -4,6 +4,7 @@ import dev.nacre.consensus.raft.RaftConfig;
 import dev.nacre.node.config.MemberAddress;
 import dev.nacre.node.config.NodeConfig;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** The Raft member's settings, taken from the node's: one group, the members as its peers. */
@@ -13,13 +14,15 @@ final class NodeRaft {
 
   private NodeRaft() {}
 
+  /** The Raft group's peers (id to {@code host:P-1000}) of member addresses. */
+  static Map<String, String> peersOf(List<String> members) {
+    Map<String, String> out = new LinkedHashMap<>();
+    members.stream().map(MemberAddress::parse).forEach(m -> out.put(m.raftPeerId(), m.raftAddress()));
+    return out;
+  }
+
   /** @param handlersOnTransportThreads see {@link RaftConfig.Builder#handlersOnTransportThreads} */
   static RaftConfig config(NodeConfig config, boolean handlersOnTransportThreads) {
-    Map<String, String> peers = new LinkedHashMap<>();
-    for (String member : config.members()) {
-      MemberAddress address = MemberAddress.parse(member);
-      peers.put(address.raftPeerId(), address.raftAddress());
-    }
     RaftConfig.Builder builder = RaftConfig.builder();
     if (config.clustered()) {
       // Mutual TLS on the Raft port, with certificates derived from the cluster secret.
@@ -29,7 +32,7 @@ final class NodeRaft {
     return builder
         .groupId(GROUP)
         .selfId(config.self().raftPeerId())
-        .peers(peers)
+        .peers(peersOf(config.members()))
         .storageDir(config.dataDir().resolve("raft"))
         .electionTimeout(config.electionTimeoutMin(), config.electionTimeoutMax())
         .requestTimeout(config.cpTimeout())

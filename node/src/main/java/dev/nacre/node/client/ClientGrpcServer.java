@@ -6,7 +6,6 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.thirdparty.io.grpc.Server;

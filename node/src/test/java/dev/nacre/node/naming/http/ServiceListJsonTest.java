@@ -1,6 +1,5 @@
 package dev.nacre.node.naming.http;
 
-import dev.nacre.node.http.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
