@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.zip.GZIPOutputStream;
 import org.slf4j.Logger;
@@ -24,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * (the client checks the gzip magic), acknowledged by the client's {@code push-ack} carrying the
  * push id.
  */
-final class UdpPushTarget implements PushTarget {
+public final class UdpPushTarget implements PushTarget {
+  /** 1.x UDP receivers subscribe as {@code udp:ip:port}; they are no connection. */
+  private static final String PREFIX = "udp:";
   private static final Logger log = LoggerFactory.getLogger(UdpPushTarget.class);
   static final int GZIP_ABOVE = 1024;
 
@@ -47,8 +50,25 @@ final class UdpPushTarget implements PushTarget {
   }
 
   static String clientId(InetSocketAddress address, String clustersAsAsked) {
-    String id = "udp:" + address.getAddress().getHostAddress() + ":" + address.getPort();
+    String id = PREFIX + address.getAddress().getHostAddress() + ":" + address.getPort();
     return clustersAsAsked.isEmpty() ? id : id + "?clusters=" + clustersAsAsked;
+  }
+
+  /**
+   * The receiver's IP literal and port in a client id made by {@link #clientId}; empty for the id
+   * of anything else (a gRPC connection).
+   */
+  public static Optional<Map.Entry<String, Integer>> receiverOf(String clientId) {
+    if (!clientId.startsWith(PREFIX)) {
+      return Optional.empty();
+    }
+    String address = clientId.substring(PREFIX.length()).split("\\?", 2)[0];
+    int colon = address.lastIndexOf(':'); // an IPv6 literal has colons of its own
+    try {
+      return Optional.of(Map.entry(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1))));
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
   }
 
   @Override

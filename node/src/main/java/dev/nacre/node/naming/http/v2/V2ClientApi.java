@@ -1,5 +1,6 @@
 package dev.nacre.node.naming.http.v2;
 
+import dev.nacre.node.naming.udp.UdpPushTarget;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.node.naming.http.ClientDirectory;
@@ -24,8 +25,6 @@ import java.util.Optional;
  */
 public final class V2ClientApi {
   static final String BASE = "/nacos/v2/ns/client";
-  /** 1.x UDP receivers subscribe as {@code udp:ip:port}; they are no connection. */
-  private static final String UDP_PREFIX = "udp:";
 
   private final ClientDirectory clients;
   private final RequestReader reader;
@@ -138,18 +137,9 @@ public final class V2ClientApi {
     return r.param("ip").map(ip::equals).orElse(true) && r.intParam("port").map(p -> p == port).orElse(true);
   }
 
-  /** A 1.x receiver's id, {@code udp:ip:port} (maybe followed by {@code ?clusters=...}). */
+  /** A 1.x receiver, from its id; empty for anything else (nothing to show). */
   private static Optional<Map<String, Object>> udpReceiver(String id) {
-    if (!id.startsWith(UDP_PREFIX)) {
-      return Optional.empty();
-    }
-    String address = id.substring(UDP_PREFIX.length()).split("\\?", 2)[0];
-    int colon = address.lastIndexOf(':');
-    try {
-      return Optional.of(entry(id, address.substring(0, colon), Integer.parseInt(address.substring(colon + 1))));
-    } catch (RuntimeException e) {
-      return Optional.empty(); // not an address: nothing to show
-    }
+    return UdpPushTarget.receiverOf(id).map(receiver -> entry(id, receiver.getKey(), receiver.getValue()));
   }
 
   private static Map<String, Object> entry(String clientId, String ip, int port) {
