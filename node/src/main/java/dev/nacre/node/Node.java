@@ -35,9 +35,6 @@ import dev.nacre.node.cluster.MemberState;
 import dev.nacre.node.cluster.peer.PeerTls;
 import dev.nacre.node.config.MemberAddress;
 import dev.nacre.node.config.NodeConfig;
-import dev.nacre.node.hooks.ClientGateInterceptor;
-import dev.nacre.node.hooks.NodeHooks;
-import dev.nacre.node.hooks.StallableScheduler;
 import dev.nacre.node.http.HttpServer;
 import dev.nacre.node.naming.grpc.NamingClientRequests;
 import dev.nacre.node.http.Router;
@@ -69,7 +66,7 @@ public final class Node implements AutoCloseable {
   static final String RAFT_GROUP = "naming_persistent_service";
 
   private final NodeConfig config;
-  private final NodeHooks hooks;
+  private final NodeSeams seams;
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private StartingReplicatedLog raft;
   private NamingOperations naming;
@@ -80,9 +77,9 @@ public final class Node implements AutoCloseable {
   private UdpSubscriptions udp;
   private Readiness readiness;
 
-  private Node(NodeConfig config, NodeHooks hooks) {
+  private Node(NodeConfig config, NodeSeams seams) {
     this.config = config;
-    this.hooks = hooks;
+    this.seams = seams;
   }
 
   /**
@@ -90,12 +87,12 @@ public final class Node implements AutoCloseable {
    * its Raft group to elect itself, so that its first CP write does not fail.
    */
   public static Node start(NodeConfig config) {
-    return start(config, NodeHooks.none());
+    return start(config, NodeSeams.defaults());
   }
 
-  /** As {@link #start(NodeConfig)}, with extension points for a test harness. */
-  public static Node start(NodeConfig config, NodeHooks hooks) {
-    Node node = new Node(config, hooks);
+  /** As {@link #start(NodeConfig)}, with what {@code seams} puts into the node. */
+  public static Node start(NodeConfig config, NodeSeams seams) {
+    Node node = new Node(config, seams);
     try {
       node.startParts();
       return node;
@@ -132,7 +129,7 @@ public final class Node implements AutoCloseable {
     push = registry.push();
     EphemeralStore ephemeral = registry.ephemeral();
     RegistryIndex index = registry.index();
-    ScheduledExecutorService scheduler = new StallableScheduler(2, config.address(), hooks.timerStall());
+    ScheduledExecutorService scheduler = seams.timers().apply(config.address());
     resources.push(scheduler::shutdownNow);
 
     EphemeralWrites ephemeralWrites = EphemeralWrites.local(naming);
@@ -140,7 +137,8 @@ public final class Node implements AutoCloseable {
     NodeMetrics metrics = new NodeMetrics(config.address());
     resources.push(metrics);
     if (config.clustered()) {
-      cluster = new ClusterServices(config, clock, ephemeral, ephemeralWrites, await(peerTls), hooks.linkFilter());
+      cluster = new ClusterServices(config, clock, ephemeral, ephemeralWrites, await(peerTls),
+          seams.peerInterceptors());
       resources.push(cluster);
       ephemeralWrites = cluster.ownerWrites();
       probesHere = cluster::isResponsible;
@@ -195,7 +193,7 @@ public final class Node implements AutoCloseable {
         router,
         config.http(),
         RequestWaits::of,
-        hooks.clientGateOrOpen());
+        seams.httpGate());
     resources.push(http);
     await(clusterStart);
     resources.push(new ApplyStallLog(config.address(), raft::status).start(scheduler));
@@ -211,7 +209,7 @@ public final class Node implements AutoCloseable {
         new InetSocketAddress(config.bind(), config.clientGrpcPort()), config.client(),
         NamingClientRequests.on(config.address(), naming, Optional.of(push), config.push().ackTimeout(),
             config.client().metadataMaxLength()), clock, scheduler,
-        new ClientGateInterceptor(config.address(), hooks.clientGateOrOpen()), metrics.clientRequests(),
+        seams.clientInterceptors(), metrics.clientRequests(),
         access.enabled() ? access::namespaceRefusal : RequestAccess.OPEN);
     resources.push(clientGrpc);
     if (cluster != null && !config.client().rebalancePeriod().isZero()) {
@@ -356,7 +354,7 @@ public final class Node implements AutoCloseable {
       builder.clusterSecret(config.cluster().secret());
       config.cluster().tlsFiles().ifPresent(builder::tlsFiles);
     }
-    return builder
+    return seams.raft().apply(builder
         .groupId(RAFT_GROUP)
         .selfId(peerId(config.address()))
         .peers(peers)
@@ -367,9 +365,7 @@ public final class Node implements AutoCloseable {
         .logSegmentSizeBytes(config.logSegmentSizeBytes())
         .batchesInFlight(config.raftBatchesInFlight())
         .maxBatchOperations(config.raftMaxBatchOperations())
-        .batchLinger(config.raftBatchLinger())
-        // A test harness's link faults delay Raft messages by holding Ratis' handler thread.
-        .handlersOnTransportThreads(hooks.linkFilter().isEmpty())
+        .batchLinger(config.raftBatchLinger()))
         .build();
   }
 
