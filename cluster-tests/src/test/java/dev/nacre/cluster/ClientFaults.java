@@ -1,6 +1,5 @@
 package dev.nacre.cluster;
 
-import dev.nacre.node.hooks.ClientGate;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 

@@ -1,6 +1,5 @@
 package dev.nacre.cluster;
 
-import dev.nacre.node.hooks.LinkFilter;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

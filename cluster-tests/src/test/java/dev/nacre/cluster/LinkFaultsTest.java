@@ -2,7 +2,7 @@ package dev.nacre.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nacre.node.hooks.LinkFilter.Decision;
+import dev.nacre.cluster.LinkFilter.Decision;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nacre.node.Node;
 import dev.nacre.node.config.NodeConfig;
-import dev.nacre.node.hooks.NodeHooks;
 import dev.nacre.node.testkit.FreePorts;
 import dev.nacre.node.testkit.Http;
 import java.io.IOException;
@@ -205,7 +204,7 @@ final class LocalCluster implements AutoCloseable {
     if (nodes.get(i) != null) {
       throw new IllegalStateException("node " + i + " is running");
     }
-    nodes.set(i, Node.start(config(i), NodeHooks.withLinkFilter(faults).andClientGate(clientFaults).andTimerStall(pauses)));
+    nodes.set(i, Node.start(config(i), FaultSeams.forNode(address(i), faults, clientFaults, pauses)));
   }
 
   /** Stops node i: its servers close, its memory is gone; its folder stays. */

@@ -1,6 +1,5 @@
 package dev.nacre.cluster;
 
-import dev.nacre.node.hooks.TimerStall;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -3,8 +3,6 @@ package dev.nacre.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.nacre.node.hooks.ClientGate;
-import dev.nacre.node.hooks.LinkFilter;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,8 +1,7 @@
 package dev.nacre.cluster;
 
 import dev.nacre.consensus.raft.RatisReplicatedLog;
-import dev.nacre.consensus.raft.internal.ForwardRpc;
-import dev.nacre.node.hooks.LinkFilter;
+import dev.nacre.consensus.raft.ForwardInterceptor;
 import java.lang.reflect.Field;
 import java.util.List;
 import java.util.Map;
@@ -13,15 +12,16 @@ import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.util.CodeInjectionForTesting;
 
 /**
- * Routes Ratis' JVM-wide test hooks ({@link CodeInjectionForTesting}) to the {@link LinkFaults} of
+ * Routes Ratis' JVM-wide test hooks ({@link CodeInjectionForTesting}), and the batches forwarded to
+ * a leader ({@link #FORWARDS}, each node's {@link ForwardInterceptor}), to the {@link LinkFaults} of
  * the cluster that owns the peers involved. Ratis calls each hook on the receiving server before it
  * handles a vote (pre-vote included), an append (heartbeats included), a snapshot installation, a
- * leader-election nudge, a client's write or a member's batch forwarded to the leader; the hook
- * drops the call by throwing (the sender sees a failed RPC and retries as on a broken connection)
- * or delays it by holding the handler's thread.
- * That is why a node given a link filter runs Ratis' handlers on a pool
- * ({@code RaftConfig.handlersOnTransportThreads} off): on the transport threads, which every member
- * in the JVM shares, a held handler would hold all of them.
+ * leader-election nudge or a client's write; the forward interceptor runs before the leader
+ * handles a member's batch. Either drops the call by throwing (the sender sees a failed RPC and
+ * retries as on a broken connection) or delays it by holding the handler's thread.
+ * That is why a cluster's nodes run the Raft port's handlers on a pool
+ * ({@code RaftConfig.HandlerThreads.POOL}, see {@link FaultSeams}): on the transport threads, which
+ * every member in the JVM shares, a held handler would hold all of them.
  *
  * <p>The only static state is this routing table, keyed by Raft peer id; each cluster registers
  * its peers and removes them on close. Peers that no cluster registered pass untouched, so tests
@@ -66,10 +66,15 @@ final class RaftLinkHooks {
     for (String name : hookNames()) {
       CodeInjectionForTesting.put(name, RaftLinkHooks::onCall);
     }
-    // A member's writes reach the leader as forwarded batches, on a call of the Raft port of its own.
-    CodeInjectionForTesting.put(ForwardRpc.FORWARD_INJECTION_POINT, RaftLinkHooks::onCall);
     installed = true;
   }
+
+  /**
+   * A member's writes reach the leader as forwarded batches, on a call of the Raft port of its own:
+   * each node of a cluster runs with this interceptor, which routes like Ratis' hooks.
+   */
+  static final ForwardInterceptor FORWARDS = (self, sender, operations) ->
+      sender.ifPresent(from -> onCall(self, RaftPeerId.valueOf(from)));
 
   /** The names are package-private constants of Ratis' server; read them rather than copy them. */
   private static List<String> hookNames() {

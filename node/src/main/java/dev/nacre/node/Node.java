@@ -20,9 +20,6 @@ import dev.nacre.node.client.RequestAccess;
 import dev.nacre.node.cluster.ClusterServices;
 import dev.nacre.node.cluster.peer.PeerTls;
 import dev.nacre.node.config.NodeConfig;
-import dev.nacre.node.hooks.ClientGateInterceptor;
-import dev.nacre.node.hooks.NodeHooks;
-import dev.nacre.node.hooks.StallableScheduler;
 import dev.nacre.node.http.HttpServer;
 import dev.nacre.node.http.Json;
 import dev.nacre.node.http.RequestWaits;
@@ -54,7 +51,7 @@ public final class Node implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Node.class);
 
   private final NodeConfig config;
-  private final NodeHooks hooks;
+  private final NodeSeams seams;
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private StartingReplicatedLog raft;
   private NamingOperations naming;
@@ -65,9 +62,9 @@ public final class Node implements AutoCloseable {
   private UdpSubscriptions udp;
   private Readiness readiness;
 
-  private Node(NodeConfig config, NodeHooks hooks) {
+  private Node(NodeConfig config, NodeSeams seams) {
     this.config = config;
-    this.hooks = hooks;
+    this.seams = seams;
   }
 
   /**
@@ -75,12 +72,12 @@ public final class Node implements AutoCloseable {
    * its Raft group to elect itself, so that its first CP write does not fail.
    */
   public static Node start(NodeConfig config) {
-    return start(config, NodeHooks.none());
+    return start(config, NodeSeams.defaults());
   }
 
-  /** As {@link #start(NodeConfig)}, with extension points for a test harness. */
-  public static Node start(NodeConfig config, NodeHooks hooks) {
-    Node node = new Node(config, hooks);
+  /** As {@link #start(NodeConfig)}, with what {@code seams} puts into the node. */
+  public static Node start(NodeConfig config, NodeSeams seams) {
+    Node node = new Node(config, seams);
     try {
       node.startParts();
       return node;
@@ -107,14 +104,14 @@ public final class Node implements AutoCloseable {
         () -> {
           registry.loadPersistentState();
           readiness.persistentLoaded();
-          return RatisReplicatedLog.start(NodeRaft.config(config, hooks.linkFilter().isEmpty()),
+          return RatisReplicatedLog.start(NodeRaft.config(config, seams.raft()),
               registry.stateMachine());
         }));
     resources.push(raft);
     registry.attach(raft);
     naming = registry.operations();
     push = registry.push();
-    ScheduledExecutorService scheduler = new StallableScheduler(2, config.address(), hooks.timerStall());
+    ScheduledExecutorService scheduler = seams.timers().apply(config.address());
     resources.push(scheduler::shutdownNow);
 
     EphemeralWrites owners = registry.localWrites();
@@ -122,7 +119,7 @@ public final class Node implements AutoCloseable {
     NodeMetrics metrics = new NodeMetrics(config.address());
     resources.push(metrics);
     if (config.clustered()) {
-      cluster = new ClusterServices(config, clock, registry, await(peerTls), hooks.linkFilter());
+      cluster = new ClusterServices(config, clock, registry, await(peerTls), seams.peerInterceptors());
       resources.push(cluster);
       owners = cluster.ownerWrites();
       probesHere = cluster::isResponsible;
@@ -165,7 +162,7 @@ public final class Node implements AutoCloseable {
     router.observe(metrics.httpRequests());
     // HTTP first: its probes tell how the start goes; every other request gets 503 until ready.
     http = HttpServer.start(config.address(), new InetSocketAddress(config.bind(), config.port()), router,
-        config.http(), RequestWaits::of, hooks.clientGateOrOpen());
+        config.http(), RequestWaits::of, seams.httpGate());
     resources.push(http);
     await(clusterStart);
     resources.push(new ApplyStallLog(config.address(), raft::status).start(scheduler));
@@ -185,7 +182,7 @@ public final class Node implements AutoCloseable {
         new InetSocketAddress(config.bind(), config.clientGrpcPort()), config.client(),
         NamingClientRequests.on(config.address(), naming, writes, Optional.of(push),
             config.push().ackTimeout(), config.client().metadataMaxLength()), clock, scheduler,
-        new ClientGateInterceptor(config.address(), hooks.clientGateOrOpen()), metrics.clientRequests(),
+        seams.clientInterceptors(), metrics.clientRequests(),
         access.enabled() ? access::namespaceRefusal : RequestAccess.OPEN);
     resources.push(clientGrpc);
     if (cluster != null && !config.client().rebalancePeriod().isZero()) {

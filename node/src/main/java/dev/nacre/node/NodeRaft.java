@@ -6,6 +6,7 @@ import dev.nacre.node.config.NodeConfig;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /** The Raft member's settings, taken from the node's: one group, the members as its peers. */
 final class NodeRaft {
@@ -21,15 +22,15 @@ final class NodeRaft {
     return out;
   }
 
-  /** @param handlersOnTransportThreads see {@link RaftConfig.Builder#handlersOnTransportThreads} */
-  static RaftConfig config(NodeConfig config, boolean handlersOnTransportThreads) {
+  /** @param adjust what the node's seams change in the settings, just before they are built */
+  static RaftConfig config(NodeConfig config, UnaryOperator<RaftConfig.Builder> adjust) {
     RaftConfig.Builder builder = RaftConfig.builder();
     if (config.clustered()) {
       // Mutual TLS on the Raft port, with certificates derived from the cluster secret.
       builder.clusterSecret(config.cluster().secret());
       config.cluster().tlsFiles().ifPresent(builder::tlsFiles);
     }
-    return builder
+    return adjust.apply(builder
         .groupId(GROUP)
         .selfId(config.self().raftPeerId())
         .peers(peersOf(config.members()))
@@ -40,8 +41,7 @@ final class NodeRaft {
         .logSegmentSizeBytes(config.logSegmentSizeBytes())
         .batchesInFlight(config.raftBatchesInFlight())
         .maxBatchOperations(config.raftMaxBatchOperations())
-        .batchLinger(config.raftBatchLinger())
-        .handlersOnTransportThreads(handlersOnTransportThreads)
+        .batchLinger(config.raftBatchLinger()))
         .build();
   }
 }

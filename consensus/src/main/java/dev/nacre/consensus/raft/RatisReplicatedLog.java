@@ -117,8 +117,8 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     GrpcTlsConfig tls = !config.authenticated() ? null
         : config.tlsFiles() != null ? config.tlsFiles().grpcTlsConfig()
         : SecretDerivedTls.issue(config.clusterSecret(), config.selfId(), config.selfHost()).grpcTlsConfig();
-    this.parameters = RatisProperties.parameters(tls, config.handlersOnTransportThreads(),
-        ForwardRpc.service(config.selfId(), this::leadsNow, this::commitForwarded));
+    this.parameters = RatisProperties.parameters(tls, config.handlerThreads(),
+        ForwardRpc.service(config.selfId(), this::leadsNow, this::commitForwarded, config.forwardInterceptor()));
     this.calls = new BoundedCalls(config.selfId());
     this.forwardRpc = new ForwardRpc(this::raftAddressOf, tls, calls);
     this.batchCallbacks = Executors.newSingleThreadExecutor(daemon("nacre-raft-batch-" + config.selfId()));

@@ -87,7 +87,7 @@ class ConflictingFirstEntryTest {
       return false;
     });
 
-    try (TestCluster cluster = new TestCluster(dir, 3, b -> b.handlersOnTransportThreads(false))) {
+    try (TestCluster cluster = new TestCluster(dir, 3, b -> b.handlerThreads(RaftConfig.HandlerThreads.POOL))) {
       members.addAll(cluster.ids());
       cluster.startAll();
       // No append is delivered: the first leader's index 0 stays its own. Then it is cut off.

@@ -40,7 +40,7 @@ class VoteHandlerThreadTest {
       }
       return false;
     });
-    try (TestCluster cluster = new TestCluster(dir, 3, b -> b.handlersOnTransportThreads(true))) {
+    try (TestCluster cluster = new TestCluster(dir, 3, b -> b.handlerThreads(RaftConfig.HandlerThreads.TRANSPORT))) {
       members.addAll(cluster.ids());
       cluster.startAll();
       cluster.awaitLeader(Duration.ofSeconds(20));

@@ -6,6 +6,10 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.thirdparty.io.grpc.Server;
@@ -45,15 +49,22 @@ public final class ClientGrpcServer implements AutoCloseable {
   /**
    * Listens on {@code address} and answers the requests of the domain that {@code domain} builds
    * on the port's codec and connections.
-   * {@code gate} sees every call first (a test harness's client faults; a pass-through in
-   * production).
+   *
+   * @param interceptors see every call first, in this order, before the port's own connection
+   *     bookkeeping, as a network would; they run on the transport threads, so one that blocks
+   *     holds the other calls of that thread meanwhile. None by default
    */
   public static ClientGrpcServer start(String nodeName, InetSocketAddress address, ClientSettings settings,
-      ClientRequestHandlers.Factory domain, Clock clock, ScheduledExecutorService timer, ServerInterceptor gate, ClientRequestObserver observer, RequestAccess access) {
+      ClientRequestHandlers.Factory domain, Clock clock, ScheduledExecutorService timer,
+      List<ServerInterceptor> interceptors, ClientRequestObserver observer, RequestAccess access) {
     PayloadCodec codec = new PayloadCodec();
     ClientConnections connections = new ClientConnections(nodeName, clock, settings, timer, codec);
     ClientRequestHandlers handlers = domain.create(codec, connections);
     ConnectionTransportFilter filter = new ConnectionTransportFilter(connections);
+    // The last interceptor listed runs first: the given ones in their order, then the filter.
+    List<ServerInterceptor> chain = new ArrayList<>(interceptors);
+    chain.add(filter);
+    Collections.reverse(chain);
     ClientPortLoops loops = new ClientPortLoops(nodeName, settings.ioThreads());
     Server server = loops.applyTo(NettyServerBuilder.forAddress(address))
         // Handlers do not block (a CP write answers when it completes): running them on the
@@ -61,8 +72,8 @@ public final class ClientGrpcServer implements AutoCloseable {
         .directExecutor()
         .addTransportFilter(filter)
         .addService(ServerInterceptors.intercept(
-            new UnaryRequestService(nodeName, connections, codec, handlers, observer, access), filter, gate))
-        .addService(ServerInterceptors.intercept(new StreamService(nodeName, connections, codec), filter, gate))
+            new UnaryRequestService(nodeName, connections, codec, handlers, observer, access), chain))
+        .addService(ServerInterceptors.intercept(new StreamService(nodeName, connections, codec), chain))
         .maxInboundMessageSize(MAX_MESSAGE_BYTES)
         // HTTP/2 pings free the transports of frozen or vanished clients (their connections are
         // already closed by the idle check; this releases the socket too).

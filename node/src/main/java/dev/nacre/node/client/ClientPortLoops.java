@@ -14,7 +14,7 @@ import org.apache.ratis.thirdparty.io.netty.util.concurrent.DefaultThreadFactory
 /**
  * The client port's own I/O threads. Its handlers run on them (see {@link CpWritesInFlight}), so
  * they must not be gRPC's JVM-wide default threads, which the peer port and the peer channels
- * share: a flood of client requests, or a handler held by the test harness's client gate, would
+ * share: a flood of client requests, or a call held by a client interceptor that blocks, would
  * stall replication and pings too. How many: {@code ClientSettings.ioThreads}.
  */
 final class ClientPortLoops implements AutoCloseable {

@@ -19,8 +19,6 @@ import dev.nacre.naming.writes.EphemeralWrites;
 import dev.nacre.node.status.Readiness;
 import dev.nacre.node.config.MemberAddress;
 import dev.nacre.node.config.NodeConfig;
-import dev.nacre.node.hooks.LinkFilter;
-import dev.nacre.node.hooks.LinkFilterInterceptor;
 import dev.nacre.proto.peer.PingResponse;
 import dev.nacre.consensus.raft.RaftMembers;
 import java.io.IOException;
@@ -40,6 +38,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
+import org.apache.ratis.thirdparty.io.grpc.ServerInterceptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,17 +69,18 @@ public final class ClusterServices implements AutoCloseable {
   /** Set once this node has learnt that it is no longer a member. */
   private volatile boolean removed;
 
-  private final Optional<LinkFilter> linkFilter;
+  private final List<ServerInterceptor> peerInterceptors;
 
   /**
    * @param clock the node's wall clock; Distro reads it through {@link DistroReplicator#monotonicMillis}
    * @param tls this member's TLS for the peer port ({@link PeerTls#create}, built while the start goes on)
-   * @param linkFilter a filter on calls arriving on the peer port (fault injection in tests)
+   * @param peerInterceptors run on every authenticated call arriving on the peer port (see
+   *     {@link PeerServer#start}); none by default
    */
   public ClusterServices(NodeConfig config, Clock clock, Naming naming, PeerTls tls,
-      Optional<LinkFilter> linkFilter) {
+      List<ServerInterceptor> peerInterceptors) {
     this.config = config;
-    this.linkFilter = linkFilter;
+    this.peerInterceptors = List.copyOf(peerInterceptors);
     String self = config.address();
     this.memberList = new MemberList(self, config.members(), readListedAt());
     PeerAuth auth = new PeerAuth(tls, memberList::contains, self);
@@ -153,7 +153,7 @@ public final class ClusterServices implements AutoCloseable {
     Supplier<PingResponse> status = () -> pingStatus(raft.status(), clients.getAsInt());
     PeerServer started = PeerServer.start(config.address(), peerAddress,
         handlers -> new PeerService(status, this::pingedBy, replicator(), localWrites, handlers), auth,
-        linkFilter.map(f -> new LinkFilterInterceptor(config.address(), f, PeerAuth::sender)), config.cluster().peerMaxCalls(),
+        peerInterceptors, config.cluster().peerMaxCalls(),
         peerCalls);
     synchronized (this) {
       if (closed) {

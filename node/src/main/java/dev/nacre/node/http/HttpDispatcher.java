@@ -2,7 +2,6 @@ package dev.nacre.node.http;
 
 import com.google.common.util.concurrent.RateLimiter;
 import dev.nacre.node.ports.OpenConnections;
-import dev.nacre.node.hooks.ClientGate;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -51,8 +50,8 @@ import org.slf4j.LoggerFactory;
  * Every failure becomes a status with a message; nothing a client sends can kill the connection
  * handler or the node.
  *
- * <p>The {@link ClientGate} sees every request before anything else and every answer before it is
- * written: a dropped one resets the connection (RST, no response bytes), a held one is handled or
+ * <p>The {@link HttpGate} sees every request before anything else and every answer before it is
+ * written: a reset one resets the connection (RST, no response bytes), a held one is handled or
  * written later from the connection's event loop, without blocking it.
  */
 @Sharable
@@ -62,7 +61,7 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
   private final Router router;
   private final Function<ApiRequest, ExecutorService> workers;
   private final String self;
-  private final ClientGate gate;
+  private final HttpGate gate;
   private final int maxConnections;
   private final int maxConnectionsPerIp;
   private final int writesPerSecondPerIp;
@@ -82,7 +81,7 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
   }
 
   /** @param workers the pool that runs a request's handler, unless its route answers through a future */
-  HttpDispatcher(Router router, Function<ApiRequest, ExecutorService> workers, String self, ClientGate gate,
+  HttpDispatcher(Router router, Function<ApiRequest, ExecutorService> workers, String self, HttpGate gate,
       HttpLimits limits) {
     this.router = router;
     this.maxConnectionsPerIp = limits.maxConnectionsPerIp();
@@ -188,10 +187,10 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
   }
 
   private void handle(ChannelHandlerContext ctx, FullHttpRequest request) {
-    ClientGate.Decision d = gate.decide(self);
+    HttpGate.Decision d = gate.decide(HttpGate.Stage.REQUEST, ctx.channel().remoteAddress());
     switch (d.action()) {
       case PASS -> serve(ctx, request);
-      case DROP -> reset(ctx);
+      case RESET -> reset(ctx);
       case HOLD -> {
         request.retain();
         ctx.executor().schedule(() -> {
@@ -292,10 +291,10 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
   }
 
   private void write(ChannelHandlerContext ctx, ApiResponse response, boolean keepAlive) {
-    ClientGate.Decision d = gate.decide(self);
+    HttpGate.Decision d = gate.decide(HttpGate.Stage.ANSWER, ctx.channel().remoteAddress());
     switch (d.action()) {
       case PASS -> writeNow(ctx, response, keepAlive);
-      case DROP -> reset(ctx);
+      case RESET -> reset(ctx);
       case HOLD -> ctx.executor().schedule(
           () -> writeNow(ctx, response, keepAlive), d.hold().toNanos(), TimeUnit.NANOSECONDS);
     }

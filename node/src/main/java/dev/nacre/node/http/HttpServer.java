@@ -1,6 +1,5 @@
 package dev.nacre.node.http;
 
-import dev.nacre.node.hooks.ClientGate;
 import java.net.InetSocketAddress;
 import java.util.EnumMap;
 import java.util.Map;
@@ -52,16 +51,16 @@ public final class HttpServer implements AutoCloseable {
   }
 
   /**
-   * Binds and starts serving, with every request and answer passing {@code gate} first (fault
-   * injection in tests; {@link ClientGate#OPEN} in production). Fails with an exception naming the
-   * address when the port is taken.
+   * Binds and starts serving, with every request and answer passing {@code gate} first
+   * ({@link HttpGate#OPEN} to pass all). Fails with an exception naming the address when the port
+   * is taken.
    *
-   * @param name the node's member address: the log prefix, and what the gate is asked about
+   * @param name the node's member address: the log prefix
    * @param waits what a request may wait for: each kind gets {@link HttpLimits#workerThreads()}
    *     workers of its own, so that the others go on while those wait
    */
   public static HttpServer start(String name, InetSocketAddress address, Router router, HttpLimits limits,
-      Function<ApiRequest, WaitKind> waits, ClientGate gate) throws InterruptedException {
+      Function<ApiRequest, WaitKind> waits, HttpGate gate) throws InterruptedException {
     Map<WaitKind, ThreadPoolExecutor> workers = new EnumMap<>(WaitKind.class);
     workers.put(WaitKind.NOTHING, workers(name + "-http-", limits.workerThreads()));
     workers.put(WaitKind.COMMIT, workers(name + "-http-cp-", limits.workerThreads()));

@@ -57,7 +57,7 @@ class OwnerWriteThreadsTest {
 
   @Test
   void writesRunWhereTheyArriveAndPatchesOnThePool() throws Exception {
-    sendEveryKind(Optional.empty());
+    sendEveryKind(List.of());
 
     assertThat(appliedOn.get("register")).doesNotStartWith(POOL);
     assertThat(appliedOn.get("beat")).doesNotStartWith(POOL);
@@ -74,13 +74,13 @@ class OwnerWriteThreadsTest {
         return next.startCall(call, headers);
       }
     };
-    sendEveryKind(Optional.of(passAll));
+    sendEveryKind(List.of(passAll));
 
     assertThat(appliedOn).hasSize(4).allSatisfy((kind, thread) -> assertThat(thread).as(kind).startsWith(POOL));
   }
 
   /** Forwards one write of each kind from a member that is not responsible to one that is. */
-  private void sendEveryKind(Optional<ServerInterceptor> linkFilter) throws IOException {
+  private void sendEveryKind(List<ServerInterceptor> linkFilter) throws IOException {
     int peerPort = LoopbackPorts.freeAbove(1001);
     String owner = "127.0.0.1:" + (peerPort - 1001);
     open.add(PeerServer.start("owner", new InetSocketAddress("127.0.0.1", peerPort),

@@ -1,5 +1,6 @@
 package dev.nacre.consensus.raft.internal;
 
+import dev.nacre.consensus.raft.ForwardInterceptor;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,7 +20,6 @@ import java.util.function.Function;
 import javax.net.ssl.SSLException;
 import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.grpc.GrpcUtil;
-import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.thirdparty.io.grpc.CallOptions;
 import org.apache.ratis.thirdparty.io.grpc.ConnectivityState;
 import org.apache.ratis.thirdparty.io.grpc.Drainable;
@@ -35,7 +36,6 @@ import org.apache.ratis.thirdparty.io.grpc.stub.ServerCallStreamObserver;
 import org.apache.ratis.thirdparty.io.grpc.stub.ServerCalls;
 import org.apache.ratis.thirdparty.io.grpc.stub.StreamObserver;
 import org.apache.ratis.thirdparty.io.netty.handler.ssl.SslContextBuilder;
-import org.apache.ratis.util.CodeInjectionForTesting;
 
 /**
  * The calls that carry batches from a member to the leader, served on the Raft port beside Ratis'
@@ -45,13 +45,6 @@ import org.apache.ratis.util.CodeInjectionForTesting;
  * instance holds this member's channels and streams to the others.
  */
 public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable {
-  /**
-   * Where a test harness may cut or delay a forward on the leader, through Ratis'
-   * {@link CodeInjectionForTesting} (local: this member's id; remote: the sender's
-   * {@link RaftPeerId}). Nothing listens in production.
-   */
-  public static final String FORWARD_INJECTION_POINT = "nacre.ForwardRpc.forwardedBatch";
-
   private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
     @Override
     public InputStream stream(byte[] value) {
@@ -135,10 +128,11 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
   /**
    * The leader's side: commits each batch it receives while it leads and answers once it applied
    * it; refuses at once when it does not lead, so that the sender tries the member it hears of next.
+   * {@code interceptor} sees each batch first.
    */
   public static ServerServiceDefinition service(String selfId, BooleanSupplier leads,
-      Function<List<TrackedOperation>, CompletableFuture<byte[]>> commit) {
-    Leader leader = new Leader(selfId, leads, commit);
+      Function<List<TrackedOperation>, CompletableFuture<byte[]>> commit, ForwardInterceptor interceptor) {
+    Leader leader = new Leader(selfId, leads, commit, interceptor);
     return ServerServiceDefinition.builder(FORWARD.getServiceName())
         .addMethod(FORWARD, ServerCalls.asyncUnaryCall((byte[] request, StreamObserver<byte[]> reply) ->
             leader.take(request, 0, answer -> {
@@ -151,7 +145,7 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
 
   /** The leader's handling of a batch, whichever call brought it. */
   private record Leader(String selfId, BooleanSupplier leads,
-      Function<List<TrackedOperation>, CompletableFuture<byte[]>> commit) {
+      Function<List<TrackedOperation>, CompletableFuture<byte[]>> commit, ForwardInterceptor interceptor) {
     /** Handles the batch that starts at {@code offset} of {@code request}. */
     void take(byte[] request, int offset, Consumer<byte[]> answer, Consumer<Status> refuse) {
       List<TrackedOperation> operations = EntryCodec.decodeForward(request, offset).orElse(null);
@@ -160,7 +154,7 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
             + (request.length - offset) + " bytes; do the members run different versions?"));
         return;
       }
-      CodeInjectionForTesting.execute(FORWARD_INJECTION_POINT, selfId, senderOf(operations));
+      interceptor.beforeBatch(selfId, senderOf(operations), operations.size());
       if (!leads.getAsBoolean()) {
         refuse.accept(Status.FAILED_PRECONDITION.withDescription(selfId + " does not lead"));
         return;
@@ -197,7 +191,7 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
           try {
             take(message, Long.BYTES, answer -> send.accept(ForwardStream.answer(id, answer)),
                 refusal -> send.accept(ForwardStream.refusal(id, refusal)));
-          } catch (RuntimeException e) { // a test's cut link: this batch fails, the stream stays
+          } catch (RuntimeException e) { // the interceptor refused it: this batch fails, the stream stays
             send.accept(ForwardStream.refusal(id, Status.UNAVAILABLE.withDescription(e.toString())));
           }
         }
@@ -218,10 +212,10 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
   }
 
   /** The Raft peer id of the member that forwarded {@code operations} (its origin is "peerId/run"). */
-  private static RaftPeerId senderOf(List<TrackedOperation> operations) {
+  private static Optional<String> senderOf(List<TrackedOperation> operations) {
     String origin = operations.isEmpty() ? "" : operations.get(0).origin();
     int slash = origin.indexOf('/');
-    return slash <= 0 ? null : RaftPeerId.valueOf(origin.substring(0, slash));
+    return slash <= 0 ? Optional.empty() : Optional.of(origin.substring(0, slash));
   }
 
   @Override

@@ -72,18 +72,18 @@ public final class RatisProperties {
   /**
    * Ratis parameters (objects, not keys) for both the server and the client of this member: the
    * Raft port also serves {@code forwards} (batches other members hand to the leader); its
-   * services run on the transport threads when {@code handlersOnTransportThreads}; and with a
+   * services run where {@code handlerThreads} says; and with a
    * cluster secret, mutual TLS from {@code tls} on every channel (server, client and admin share
    * the one Raft port); without ({@code null}), none.
    */
-  public static Parameters parameters(GrpcTlsConfig tls, boolean handlersOnTransportThreads,
+  public static Parameters parameters(GrpcTlsConfig tls, RaftConfig.HandlerThreads handlerThreads,
       ServerServiceDefinition forwards) {
     Parameters p = new Parameters();
     GrpcConfigKeys.Server.setServicesCustomizer(p, (builder, types) -> {
       if (types.contains(GrpcServices.Type.SERVER)) {
         builder.addService(forwards);
       }
-      if (!handlersOnTransportThreads) {
+      if (handlerThreads == RaftConfig.HandlerThreads.POOL) {
         return builder;
       }
       // Ratis' handlers hand each message from the transport thread to a pooled thread and answer

@@ -3,6 +3,7 @@ package dev.nacre.consensus.raft.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.nacre.consensus.raft.ForwardInterceptor;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -74,7 +75,7 @@ class ForwardRpcTest {
       }
     };
     leader = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
-        .addService(ServerInterceptors.intercept(ForwardRpc.service("n1", leads::get, commit), counting))
+        .addService(ServerInterceptors.intercept(ForwardRpc.service("n1", leads::get, commit, ForwardInterceptor.NONE), counting))
         .build().start();
   }
 
@@ -208,7 +209,8 @@ class ForwardRpcTest {
   @Test
   void aLeaderWithoutTheStreamGetsACallPerBatch() throws Exception {
     ServerServiceDefinition both =
-        ForwardRpc.service("n1", leads::get, ops -> CompletableFuture.completedFuture(allOk(ops, 5)));
+        ForwardRpc.service("n1", leads::get, ops -> CompletableFuture.completedFuture(allOk(ops, 5)),
+            ForwardInterceptor.NONE);
     leader = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
         .addService(ServerServiceDefinition.builder(ForwardRpc.FORWARD.getServiceName())
             .addMethod(both.getMethod(ForwardRpc.FORWARD.getFullMethodName())).build())

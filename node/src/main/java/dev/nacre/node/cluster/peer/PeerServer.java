@@ -4,7 +4,9 @@ import dev.nacre.proto.peer.PeerGrpc;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.util.Optional;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -43,29 +45,32 @@ public final class PeerServer implements AutoCloseable {
   /**
    * @param service the peer port's calls, given the pool that runs their handlers (for the work
    *     that a handler started on a transport thread must not do there)
+   * @param interceptors run, in this order, on every call that passed authentication (so
+   *     {@link PeerAuth#sender} names its verified sender), before the service sees it. They may
+   *     block: with any, every call runs on the handler pool, none on a transport thread, which
+   *     serves many calls and members at once
    */
   public static PeerServer start(String name, InetSocketAddress address, Function<Executor, BindableService> service,
-      PeerAuth auth, Optional<ServerInterceptor> linkFilter, int maxCalls, PeerCallObserver calls) {
+      PeerAuth auth, List<ServerInterceptor> interceptors, int maxCalls, PeerCallObserver calls) {
     CallLimit limit = new CallLimit(maxCalls, "peer port " + address.getPort() + " of " + name,
         Set.of(PeerGrpc.getPingMethod().getFullMethodName()));
-    // The last interceptor listed runs first: the timer, the call limit, authentication, then the
-    // (test-only) link filter.
     PeerCallTimer timer = new PeerCallTimer(calls);
     // No counted call waits for a thread: the limit admits no more calls than there are threads,
     // and a few more threads keep pings (exempt) answered while the counted calls hold the rest.
     int threads = maxCalls + 4;
     ThreadPoolExecutor handlers = IdleFirstPool.create(name + "-peer-", threads, 30);
     BindableService peerCalls = service.apply(handlers);
-    ServerServiceDefinition intercepted = linkFilter
-        .map(f -> ServerInterceptors.intercept(peerCalls, f, auth.server(), limit, timer))
-        .orElseGet(() -> ServerInterceptors.intercept(peerCalls, auth.server(), limit, timer));
+    // The last interceptor listed runs first: the timer, the call limit, authentication, then the
+    // given ones in their order.
+    List<ServerInterceptor> chain = new ArrayList<>(interceptors);
+    Collections.reverse(chain);
+    chain.addAll(List.of(auth.server(), limit, timer));
+    ServerServiceDefinition intercepted = ServerInterceptors.intercept(peerCalls, chain);
     NettyServerBuilder builder = NettyServerBuilder.forAddress(address)
         .sslContext(auth.serverTls())
         .addService(intercepted)
         .maxInboundMessageSize(64 * 1024 * 1024);
-    // The fault harness's link filter delays a call by holding the thread that delivers it, which
-    // on a transport thread would hold every link that thread serves: with it, all calls pool.
-    if (linkFilter.isEmpty()) {
+    if (interceptors.isEmpty()) {
       builder.directExecutor().callExecutor(new WritesOnTransport(handlers));
     } else {
       builder.executor(handlers);

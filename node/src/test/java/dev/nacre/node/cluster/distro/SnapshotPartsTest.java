@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -138,7 +137,7 @@ class SnapshotPartsTest {
     int peerPort = LoopbackPorts.freeAbove(1001);
     String member = "127.0.0.1:" + (peerPort - 1001);
     PeerAuth auth = new PeerAuth(SECRET, Set.of(SELF, member), member);
-    open.add(PeerServer.start("test", new InetSocketAddress("127.0.0.1", peerPort), pool -> service, auth, Optional.empty(), 8, PeerCallObserver.NONE));
+    open.add(PeerServer.start("test", new InetSocketAddress("127.0.0.1", peerPort), pool -> service, auth, List.of(), 8, PeerCallObserver.NONE));
     return member;
   }
 

@@ -1,4 +1,4 @@
-package dev.nacre.node.hooks;
+package dev.nacre.cluster;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -6,9 +6,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The node's timer pool (daemon threads named after the node). With a {@link TimerStall} hook,
- * each task first waits while the hook says the node is stalled; without one it is a plain
- * scheduled pool.
+ * A node's timer pool (daemon threads named after the node), given to the node as its
+ * {@code NodeSeams.timers}. With a {@link TimerStall} hook, each task first waits while the hook
+ * says the node is stalled; without one it is a plain scheduled pool.
  */
 public final class StallableScheduler extends ScheduledThreadPoolExecutor {
   private final String node;

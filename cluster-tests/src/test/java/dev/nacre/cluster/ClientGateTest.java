@@ -1,12 +1,12 @@
-package dev.nacre.node;
+package dev.nacre.cluster;
 
-import static dev.nacre.node.TestNode.NS;
+import static dev.nacre.cluster.LocalCluster.NS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.nacre.node.Node;
+import dev.nacre.node.NodeSeams;
 import dev.nacre.node.config.NodeConfig;
-import dev.nacre.node.hooks.ClientGate;
-import dev.nacre.node.hooks.NodeHooks;
 import dev.nacre.node.testkit.FreePorts;
 import dev.nacre.node.testkit.Http;
 import java.io.IOException;
@@ -51,7 +51,7 @@ class ClientGateTest {
       ClientGate.Decision d = script.poll();
       return d == null ? ClientGate.Decision.PASS : d;
     };
-    node = Node.start(config, NodeHooks.none().andClientGate(gate));
+    node = Node.start(config, FaultSeams.withClientGate(NodeSeams.defaults(), config.address(), gate));
     base = "http://127.0.0.1:" + config.port();
     http = new Http(base);
   }
@@ -71,7 +71,7 @@ class ClientGateTest {
   }
 
   private static int hosts(String service) {
-    return TestNode.json(http.get(NS + "/instance/list", Map.of("serviceName", service))).get("hosts").size();
+    return LocalCluster.json(http.get(NS + "/instance/list", Map.of("serviceName", service))).get("hosts").size();
   }
 
   /** Sends one raw request on a fresh connection; returns what came back before the end. */

@@ -1,4 +1,4 @@
-package dev.nacre.node.hooks;
+package dev.nacre.cluster;
 
 import java.util.concurrent.locks.LockSupport;
 import org.apache.ratis.thirdparty.io.grpc.ForwardingServerCall;

@@ -1,10 +1,8 @@
-package dev.nacre.node;
+package dev.nacre.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.nacre.node.hooks.ClientGate;
-import dev.nacre.node.hooks.ClientGateInterceptor;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,9 +1,7 @@
-package dev.nacre.node;
+package dev.nacre.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nacre.node.hooks.StallableScheduler;
-import dev.nacre.node.hooks.TimerStall;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

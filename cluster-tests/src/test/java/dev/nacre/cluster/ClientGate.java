@@ -1,12 +1,13 @@
-package dev.nacre.node.hooks;
+package dev.nacre.cluster;
 
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Decides the fate of each client request arriving at a node, and of its answer: a test harness
- * implements it to make a node unreachable for clients, or to freeze its client traffic as in a
- * long GC pause. Production nodes run with {@link #OPEN}.
+ * Decides the fate of each client request arriving at a node, and of its answer: the harness
+ * implements it ({@link ClientFaults}) to make a node unreachable for clients, or to freeze its
+ * client traffic as in a long GC pause. {@link FaultSeams} puts it into a node: as the HTTP port's
+ * {@code HttpGate} and, through {@link ClientGateInterceptor}, on the client gRPC port.
  *
  * <p>Every client transport consults the gate for each request on arrival, before anything else
  * (decoding errors included), and again just before writing the answer:
@@ -48,7 +49,7 @@ public interface ClientGate {
     }
   }
 
-  /** Passes everything: what production runs. */
+  /** Passes everything. */
   ClientGate OPEN = node -> Decision.PASS;
 
   /** The decision for the next request (or answer) at {@code node}, a member address. */

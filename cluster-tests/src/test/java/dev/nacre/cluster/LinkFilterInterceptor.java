@@ -1,4 +1,4 @@
-package dev.nacre.node.hooks;
+package dev.nacre.cluster;
 
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;

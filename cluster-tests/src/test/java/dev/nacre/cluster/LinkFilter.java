@@ -1,12 +1,13 @@
-package dev.nacre.node.hooks;
+package dev.nacre.cluster;
 
 import java.time.Duration;
 
 /**
  * Decides the fate of one call that member {@code from} sends to member {@code to} over a link
- * between members. A test harness implements it to inject network faults; production nodes run
- * without one. Implementations must be thread-safe and fast: they are consulted on transport
- * threads for every call.
+ * between members. The harness implements it ({@link LinkFaults}) to inject network faults, and
+ * applies it to the peer port ({@link LinkFilterInterceptor}) and the Raft port
+ * ({@link RaftLinkHooks}). Implementations must be thread-safe and fast: they are consulted on
+ * transport threads for every call.
  */
 public interface LinkFilter {
 
