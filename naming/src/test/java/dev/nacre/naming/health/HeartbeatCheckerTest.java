@@ -10,33 +10,26 @@ import dev.nacre.naming.model.BeatResult;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.support.NamingFixture;
-import java.nio.file.Path;
+import dev.nacre.naming.support.NamingFixturePerTest;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 @Timeout(30)
+@ExtendWith(NamingFixturePerTest.class)
 class HeartbeatCheckerTest {
-  @TempDir Path dir;
   NamingFixture f;
   HeartbeatChecker checker;
   final InstanceKey key = key("10.0.0.1", 8080);
 
   @BeforeEach
   void setUp() {
-    f = new NamingFixture(dir.resolve("db"));
     checker = new HeartbeatChecker(f.ephemeral, f.config, f.clock);
-  }
-
-  @AfterEach
-  void tearDown() {
-    f.close();
   }
 
   private void at(long millisSinceStart, long[] elapsed) {

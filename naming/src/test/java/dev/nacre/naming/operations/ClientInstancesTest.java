@@ -12,33 +12,21 @@ import dev.nacre.naming.health.HeartbeatChecker;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.support.NamingFixture;
-import java.nio.file.Path;
+import dev.nacre.naming.support.NamingFixturePerTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Ephemeral instances owned by client connections (Nacos 2.x gRPC), not by beats. */
 @Timeout(30)
+@ExtendWith(NamingFixturePerTest.class)
 class ClientInstancesTest {
-  @TempDir Path dir;
   NamingFixture f;
-
-  @BeforeEach
-  void setUp() {
-    f = new NamingFixture(dir.resolve("db"));
-  }
-
-  @AfterEach
-  void tearDown() {
-    f.close();
-  }
 
   private List<String> hosts(ServiceKey service) {
     return f.ops.listInstances(service, Set.of(), false, false).hosts().stream()
