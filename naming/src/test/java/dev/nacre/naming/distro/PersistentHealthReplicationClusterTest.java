@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,11 +28,6 @@ class PersistentHealthReplicationClusterTest {
   static final ServiceKey SERVICE = new ServiceKey("public", "DEFAULT_GROUP", "billing");
 
   @RegisterExtension final ReplicatedCluster cluster = new ReplicatedCluster();
-
-  @AfterEach
-  void tearDown() {
-    cluster.close();
-  }
 
   static InstanceKey key(int port) {
     return new InstanceKey(SERVICE, "DEFAULT", "10.0.0.2", port);
@@ -71,6 +65,12 @@ class PersistentHealthReplicationClusterTest {
     return a;
   }
 
+  /** {@link #startWithAProbing} with the instance on port 1, which a then finds down, as every member learns. */
+  void aFoundPort1Down(int members) {
+    probe(startWithAProbing(members, 1), 1, false);
+    assertHealthEverywhere(key(1), false);
+  }
+
   /** One probe round of {@code prober} in which the instance on {@code port} answers {@code up}. */
   static void probe(ReplicatedMember prober, int port, boolean up) {
     prober.probeAnswers.put(port, up);
@@ -80,7 +80,6 @@ class PersistentHealthReplicationClusterTest {
   @Test
   void aProbeOnTheResponsibleMemberReachesTheOthersAndAFlipBackToo() {
     ReplicatedMember a = startWithAProbing(3, 1, 2);
-
     probe(a, 1, false);
     assertHealthEverywhere(key(1), false);
     assertThat(cluster.members()).allSatisfy(m ->
@@ -111,9 +110,7 @@ class PersistentHealthReplicationClusterTest {
 
   @Test
   void aRaftUpdateKeepsTheProbedHealthOnEveryMember() {
-    ReplicatedMember a = startWithAProbing(3, 1);
-    probe(a, 1, false);
-    assertHealthEverywhere(key(1), false);
+    aFoundPort1Down(3);
 
     // An update (weight) carries the health its submitter read; applying it must not undo probes.
     raftApplyEverywhere(new Instance(key(1), 5.0, true, true, false, Map.of()));
@@ -142,7 +139,8 @@ class PersistentHealthReplicationClusterTest {
   void deregisteringRemovesTheHealthRecordEverywhere() {
     ReplicatedMember a = startWithAProbing(3, 1, 2);
     a.probeAnswers.put(1, false);
-    probe(a, 2, false);
+    a.probeAnswers.put(2, false);
+    a.probeOnce();
     eventually(() -> cluster.members().forEach(m ->
         assertThat(m.health().size()).as("records known on %s", m.id).isEqualTo(2)));
 
@@ -163,9 +161,7 @@ class PersistentHealthReplicationClusterTest {
 
   @Test
   void aClusterThatStopsProbingDeletesItsRecordsAndKeepsManualHealth() {
-    ReplicatedMember a = startWithAProbing(2, 1);
-    probe(a, 1, false);
-    assertHealthEverywhere(key(1), false);
+    aFoundPort1Down(2);
 
     cluster.members().forEach(m -> m.index.putCluster(
         new ClusterInfo(SERVICE, "DEFAULT", HealthCheckType.NONE, "/", 80, true, Map.of())));
@@ -233,9 +229,7 @@ class PersistentHealthReplicationClusterTest {
 
   @Test
   void theNewResponsibleMembersFirstProbeReownsTheRecordEvenWhenItAgrees() {
-    ReplicatedMember a = startWithAProbing(3, 1);
-    probe(a, 1, false);
-    assertHealthEverywhere(key(1), false);
+    aFoundPort1Down(3);
 
     cluster.crash("a");
     ReplicatedMember b = cluster.member("b");
@@ -252,9 +246,7 @@ class PersistentHealthReplicationClusterTest {
 
   @Test
   void aRestartedMemberLoadsKnownHealth() {
-    ReplicatedMember a = startWithAProbing(3, 1);
-    probe(a, 1, false);
-    assertHealthEverywhere(key(1), false);
+    aFoundPort1Down(3);
 
     cluster.crash("c");
     ReplicatedMember c = cluster.restart("c");
