@@ -7,12 +7,9 @@ import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.platform.commons.support.HierarchyTraversalMode;
-import org.junit.platform.commons.support.ReflectionSupport;
 
 /**
  * One {@link TestNode} shared by all the tests of a class: started on a fresh data folder and put
@@ -37,15 +34,15 @@ final class TestNodePerClass implements BeforeAllCallback {
   }
 
   private static Field nodeField(Class<?> testClass) {
-    List<Field> fields = ReflectionSupport.findFields(testClass,
-        f -> Modifier.isStatic(f.getModifiers()) && f.getType() == TestNode.class, HierarchyTraversalMode.TOP_DOWN);
-    if (fields.size() != 1) {
-      throw new IllegalStateException(testClass.getSimpleName() + " needs exactly one static TestNode field for "
-          + TestNodePerClass.class.getSimpleName() + ", has " + fields.size());
+    Field[] found = Stream.of(testClass.getDeclaredFields())
+        .filter(f -> f.getType() == TestNode.class && Modifier.isStatic(f.getModifiers()))
+        .toArray(Field[]::new);
+    if (found.length != 1) {
+      throw new IllegalStateException(testClass.getSimpleName() + " declares " + found.length
+          + " static TestNode fields; TestNodePerClass fills exactly one");
     }
-    Field field = fields.get(0);
-    field.setAccessible(true);
-    return field;
+    found[0].setAccessible(true);
+    return found[0];
   }
 
   /** The node and its folder, closed by JUnit when the test class's context closes. */
