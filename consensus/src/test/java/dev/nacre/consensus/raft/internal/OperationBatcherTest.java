@@ -61,6 +61,22 @@ class OperationBatcherTest {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
+  /**
+   * After {@link #afterBatchesOfOneAndTwo}: d waits out a linger of {@code wait}, then leaves in a
+   * batch of its own and is answered.
+   */
+  private void dLingersAndLeavesAlone(OperationBatcher<byte[]> batcher, Duration wait) {
+    CompletableFuture<byte[]> d = batcher.submit(op("d"));
+    assertThat(sender.batches()).as("lingering").hasSize(2);
+    assertThat(lingerWaits).containsExactly(wait);
+
+    lingerEnds.get(0).run();
+    assertThat(sender.batches()).hasSize(3);
+    assertThat(sender.batches().get(2)).containsExactly("d");
+    sender.answer(2);
+    assertThat(text(d)).isEqualTo("D");
+  }
+
   private static String text(CompletableFuture<byte[]> f) {
     return new String(f.join(), StandardCharsets.UTF_8);
   }
@@ -213,15 +229,7 @@ class OperationBatcherTest {
   @Test
   void withALingerAFewOperationsLeaveOnceItIsOver() {
     OperationBatcher<byte[]> batcher = afterBatchesOfOneAndTwo(Duration.ofSeconds(2));
-    CompletableFuture<byte[]> d = batcher.submit(op("d"));
-    assertThat(sender.batches()).as("lingering").hasSize(2);
-    assertThat(lingerWaits).containsExactly(Duration.ofSeconds(2));
-
-    lingerEnds.get(0).run();
-    assertThat(sender.batches()).hasSize(3);
-    assertThat(sender.batches().get(2)).containsExactly("d");
-    sender.answer(2);
-    assertThat(text(d)).isEqualTo("D");
+    dLingersAndLeavesAlone(batcher, Duration.ofSeconds(2));
     CompletableFuture<byte[]> e = batcher.submit(op("e"));
     assertThat(sender.batches()).as("after a batch of one, the next leaves at once")
         .hasSize(4).last().isEqualTo(List.of("e"));
@@ -235,15 +243,7 @@ class OperationBatcherTest {
     // enough for writers whose replies take longer than the entry (a follower's, which apply first).
     OperationBatcher<byte[]> batcher =
         afterBatchesOfOneAndTwo(Duration.ofSeconds(30), Duration.ofMillis(200));
-    CompletableFuture<byte[]> d = batcher.submit(op("d"));
-    assertThat(sender.batches()).as("lingering").hasSize(2);
-    assertThat(lingerWaits).containsExactly(Duration.ofMillis(800));
-
-    lingerEnds.get(0).run();
-    assertThat(sender.batches()).hasSize(3);
-    assertThat(sender.batches().get(2)).containsExactly("d");
-    sender.answer(2);
-    assertThat(text(d)).isEqualTo("D");
+    dLingersAndLeavesAlone(batcher, Duration.ofMillis(800));
   }
 
   @Test
