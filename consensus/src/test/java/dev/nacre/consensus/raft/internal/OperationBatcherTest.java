@@ -77,6 +77,13 @@ class OperationBatcherTest {
     assertThat(text(d)).isEqualTo("D");
   }
 
+  /** A batcher of one batch in flight at a time, up to 100 operations, which has sent a alone. */
+  private OperationBatcher<byte[]> oneInFlightWithAOut() {
+    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, 0, sender::send, Runnable::run);
+    batcher.submit(op("a"));
+    return batcher;
+  }
+
   private static String text(CompletableFuture<byte[]> f) {
     return new String(f.join(), StandardCharsets.UTF_8);
   }
@@ -124,8 +131,7 @@ class OperationBatcherTest {
 
   @Test
   void aFailedBatchFailsEachOfItsOperationsAndTheNextBatchStillLeaves() {
-    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, 0, sender::send, Runnable::run);
-    batcher.submit(op("a"));
+    OperationBatcher<byte[]> batcher = oneInFlightWithAOut();
     CompletableFuture<byte[]> b = batcher.submit(op("b"));
     CompletableFuture<byte[]> c = batcher.submit(op("c"));
     sender.replies.get(0).completeExceptionally(new IllegalStateException("no quorum"));
@@ -140,8 +146,7 @@ class OperationBatcherTest {
 
   @Test
   void anOperationWhoseCallerGaveUpBeforeItsBatchFormedIsNeverSent() {
-    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, 0, sender::send, Runnable::run);
-    batcher.submit(op("a"));
+    OperationBatcher<byte[]> batcher = oneInFlightWithAOut();
     CompletableFuture<byte[]> abandoned = batcher.submit(op("b"));
     CompletableFuture<byte[]> kept = batcher.submit(op("c"));
     abandoned.cancel(false);
