@@ -62,24 +62,26 @@ class GeneratedHistoryTest {
         assertThat(injected).as("histories with a place to inject a stale read").isGreaterThan(20);
     }
 
+    /** Checks {@code h}, printing the verdict and how long the check took. */
+    private LinearizabilityResult timedCheck(History h) {
+        long t0 = System.nanoTime();
+        LinearizabilityResult r = checker.check(h);
+        System.out.println(r.verdict().line() + " in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+        return r;
+    }
+
     @Test
     @Timeout(120)
     void tenClientsTwoThousandOpsFiftyKeysIsDecided() {
         long seed = seed(300);
         History h = new RegistrySimulator(seed, 10, 2_000, 5, 10, 0.01, 0.02).generate();
-        long t0 = System.nanoTime();
-        LinearizabilityResult r = checker.check(h);
-        long ms = (System.nanoTime() - t0) / 1_000_000;
-        System.out.println(r.verdict().line() + " in " + ms + " ms");
+        LinearizabilityResult r = timedCheck(h);
         assertThat(r.inconclusive()).as(r.report()).isFalse();
         assertThat(r.verdict().passed()).as("seed %d: %s", seed, r.report()).isTrue();
 
         RegistrySimulator sim = new RegistrySimulator(seed, 10, 2_000, 5, 10, 0.01, 0.02);
         RegistrySimulator.Injected inj = sim.injectStaleRead(sim.generate()).orElseThrow();
-        t0 = System.nanoTime();
-        LinearizabilityResult bad = checker.check(inj.history());
-        ms = (System.nanoTime() - t0) / 1_000_000;
-        System.out.println(bad.verdict().line() + " in " + ms + " ms");
+        LinearizabilityResult bad = timedCheck(inj.history());
         assertThat(bad.verdict().status()).as("seed %d: %s", seed, bad.report()).isEqualTo(Verdict.Status.FAIL);
     }
 
@@ -88,9 +90,7 @@ class GeneratedHistoryTest {
     void tenClientsOnOneHotInstanceIsDecided() {
         long seed = seed(400);
         History h = new RegistrySimulator(seed, 10, 300, 1, 1, 0.02, 0.0).generate();
-        long t0 = System.nanoTime();
-        LinearizabilityResult r = checker.check(h);
-        System.out.println(r.verdict().line() + " in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+        LinearizabilityResult r = timedCheck(h);
         assertThat(r.inconclusive()).as(r.report()).isFalse();
         assertThat(r.verdict().passed()).as("seed %d: %s", seed, r.report()).isTrue();
     }
