@@ -70,14 +70,19 @@ class GeneratedHistoryTest {
         return r;
     }
 
+    /** {@code h}, generated from {@code seed}, is checked in time and found linearizable. */
+    private void decidedLinearizable(long seed, History h) {
+        LinearizabilityResult r = timedCheck(h);
+        assertThat(r.inconclusive()).as(r.report()).isFalse();
+        assertThat(r.verdict().passed()).as("seed %d: %s", seed, r.report()).isTrue();
+    }
+
     @Test
     @Timeout(120)
     void tenClientsTwoThousandOpsFiftyKeysIsDecided() {
         long seed = seed(300);
         History h = new RegistrySimulator(seed, 10, 2_000, 5, 10, 0.01, 0.02).generate();
-        LinearizabilityResult r = timedCheck(h);
-        assertThat(r.inconclusive()).as(r.report()).isFalse();
-        assertThat(r.verdict().passed()).as("seed %d: %s", seed, r.report()).isTrue();
+        decidedLinearizable(seed, h);
 
         RegistrySimulator sim = new RegistrySimulator(seed, 10, 2_000, 5, 10, 0.01, 0.02);
         RegistrySimulator.Injected inj = sim.injectStaleRead(sim.generate()).orElseThrow();
@@ -90,8 +95,6 @@ class GeneratedHistoryTest {
     void tenClientsOnOneHotInstanceIsDecided() {
         long seed = seed(400);
         History h = new RegistrySimulator(seed, 10, 300, 1, 1, 0.02, 0.0).generate();
-        LinearizabilityResult r = timedCheck(h);
-        assertThat(r.inconclusive()).as(r.report()).isFalse();
-        assertThat(r.verdict().passed()).as("seed %d: %s", seed, r.report()).isTrue();
+        decidedLinearizable(seed, h);
     }
 }
