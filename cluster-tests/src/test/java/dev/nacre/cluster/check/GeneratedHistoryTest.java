@@ -81,8 +81,7 @@ class GeneratedHistoryTest {
     @Timeout(120)
     void tenClientsTwoThousandOpsFiftyKeysIsDecided() {
         long seed = seed(300);
-        History h = new RegistrySimulator(seed, 10, 2_000, 5, 10, 0.01, 0.02).generate();
-        decidedLinearizable(seed, h);
+        decidedLinearizable(seed, new RegistrySimulator(seed, 10, 2_000, 5, 10, 0.01, 0.02).generate());
 
         RegistrySimulator sim = new RegistrySimulator(seed, 10, 2_000, 5, 10, 0.01, 0.02);
         RegistrySimulator.Injected inj = sim.injectStaleRead(sim.generate()).orElseThrow();
@@ -94,7 +93,6 @@ class GeneratedHistoryTest {
     @Timeout(120)
     void tenClientsOnOneHotInstanceIsDecided() {
         long seed = seed(400);
-        History h = new RegistrySimulator(seed, 10, 300, 1, 1, 0.02, 0.0).generate();
-        decidedLinearizable(seed, h);
+        decidedLinearizable(seed, new RegistrySimulator(seed, 10, 300, 1, 1, 0.02, 0.0).generate());
     }
 }
