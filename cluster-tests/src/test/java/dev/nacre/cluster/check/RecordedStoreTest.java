@@ -14,12 +14,11 @@ import org.junit.jupiter.api.Timeout;
  * {@link HistoryRecorder} and the system clock: the history must check as linearizable.
  */
 class RecordedStoreTest {
-    private static final long SEED = Long.getLong("check.seed", System.nanoTime());
+    private static final long SEED = CheckSeed.announced();
 
     @Test
     @Timeout(60)
     void concurrentClientsOnAnAtomicStoreAreLinearizable() throws Exception {
-        System.out.println("seed " + SEED + " (replay: -Dcheck.seed=" + SEED + ")");
         Map<InstanceKey, String> store = new ConcurrentHashMap<>();
         HistoryRecorder rec = new HistoryRecorder();
         int threads = 4;
