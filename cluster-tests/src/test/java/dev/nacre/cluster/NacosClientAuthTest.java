@@ -11,14 +11,11 @@ import com.alibaba.nacos.api.naming.pojo.Instance;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nacre.node.Node;
 import dev.nacre.node.config.AuthSettings;
-import dev.nacre.node.config.NodeConfig;
-import dev.nacre.node.testkit.FreePorts;
 import dev.nacre.node.testkit.Http;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Map;
-import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,16 +27,10 @@ class NacosClientAuthTest {
 
   @Test
   void theClientLogsInAndGetsWhatItsUserIsPermitted() throws Exception {
-    int port = FreePorts.mainPort();
-    Properties p = new Properties();
-    p.setProperty(NodeConfig.PORT, String.valueOf(port));
-    p.setProperty(NodeConfig.DATA_DIR, dir.resolve("n").toString());
-    p.setProperty(NodeConfig.PROBE_PERIOD, "3600000");
-    p.setProperty(AuthSettings.ENABLED, "true");
-    p.setProperty(AuthSettings.TOKEN_KEY, Base64.getEncoder().encodeToString(
-        "another test key of 32 bytes....".getBytes(StandardCharsets.UTF_8)));
-    String server = "127.0.0.1:" + port;
-    try (Node node = Node.start(NodeConfig.from(p)); NacosClients clients = new NacosClients()) {
+    Map<String, String> auth = Map.of(AuthSettings.ENABLED, "true", AuthSettings.TOKEN_KEY,
+        Base64.getEncoder().encodeToString("another test key of 32 bytes....".getBytes(StandardCharsets.UTF_8)));
+    try (Node node = StandaloneNode.start(dir.resolve("n"), auth); NacosClients clients = new NacosClients()) {
+      String server = StandaloneNode.address(node);
       Http http = new Http("http://" + server);
       assertThat(http.postForm("/nacos/v1/auth/users/admin", Map.of("password", "admin-pw")).status()).isEqualTo(200);
       String admin = new ObjectMapper().readTree(http.postForm("/nacos/v1/auth/login",

@@ -5,6 +5,7 @@ import static dev.nacre.cluster.NacosClients.instance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.alibaba.nacos.api.exception.NacosException;
 import com.alibaba.nacos.api.naming.NamingService;
 import com.alibaba.nacos.api.naming.listener.Event;
 import com.alibaba.nacos.api.naming.listener.EventListener;
@@ -77,6 +78,13 @@ class NacosClientClusterTest {
   static final class Recorder implements EventListener {
     final List<List<Instance>> lists = new CopyOnWriteArrayList<>();
 
+    /** A recorder that {@code client} has subscribed to {@code service}. */
+    static Recorder subscribed(NamingService client, String service) throws NacosException {
+      Recorder r = new Recorder();
+      client.subscribe(service, r);
+      return r;
+    }
+
     @Override
     public void onEvent(Event event) {
       if (event instanceof NamingEvent e) {
@@ -93,8 +101,7 @@ class NacosClientClusterTest {
   void registerSubscribeQueryAndDeregisterAcrossNodes() throws Exception {
     NamingService writer = clients.connect(cluster.address(0));
     NamingService reader = clients.connect(cluster.address(1));
-    Recorder heard = new Recorder();
-    reader.subscribe("orders", heard);
+    Recorder heard = Recorder.subscribed(reader, "orders");
     assertThat(reader.getSubscribeServices()).extracting(s -> s.getName()).contains("orders");
 
     writer.registerInstance("orders", instance(8001, "c1", 2.5, Map.of("zone", "a")));
@@ -172,8 +179,7 @@ class NacosClientClusterTest {
   void reRegisteringReplacesAndShutDownRemovesEverywhere() throws Exception {
     NamingService writer = clients.connect(cluster.address(2));
     NamingService reader = clients.connect(cluster.address(0));
-    Recorder heard = new Recorder();
-    reader.subscribe("moving", heard);
+    Recorder heard = Recorder.subscribed(reader, "moving");
 
     writer.registerInstance("moving", instance(7001, null, 1.0, Map.of("v", "1")));
     writer.registerInstance("moving", instance(7001, null, 1.0, Map.of("v", "2")));

@@ -8,13 +8,10 @@ import static org.awaitility.Awaitility.await;
 import com.alibaba.nacos.api.naming.NamingService;
 import com.alibaba.nacos.api.naming.pojo.Instance;
 import dev.nacre.node.Node;
-import dev.nacre.node.config.NodeConfig;
-import dev.nacre.node.testkit.FreePorts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,13 +23,8 @@ class NacosClientStandaloneTest {
 
   @Test
   void registerQueryDeregisterEphemeralAndPersistent() throws Exception {
-    int port = FreePorts.mainPort();
-    Properties p = new Properties();
-    p.setProperty(NodeConfig.PORT, String.valueOf(port));
-    p.setProperty(NodeConfig.DATA_DIR, dir.resolve("n").toString());
-    p.setProperty(NodeConfig.PROBE_PERIOD, "3600000");
-    try (Node node = Node.start(NodeConfig.from(p)); NacosClients clients = new NacosClients()) {
-      NamingService ns = clients.connect("127.0.0.1:" + port);
+    try (Node node = StandaloneNode.start(dir.resolve("n"), Map.of()); NacosClients clients = new NacosClients()) {
+      NamingService ns = clients.connect(StandaloneNode.address(node));
       assertThat(ns.getServerStatus()).isEqualTo("UP");
 
       ns.registerInstance("solo", instance(7001, "c1", 3.0, Map.of("k", "v")));
@@ -56,7 +48,7 @@ class NacosClientStandaloneTest {
       ns.shutDown();
       // Persistent instances outlive the client; its connection is gone.
       await().atMost(Duration.ofSeconds(5)).until(() -> node.clientConnections().registeredIds().isEmpty());
-      NamingService other = clients.connect("127.0.0.1:" + port);
+      NamingService other = clients.connect(StandaloneNode.address(node));
       assertThat(addresses(other.getAllInstances("solo", false))).containsExactly("127.0.0.1:7002");
       other.deregisterInstance("solo", persistent);
       assertThat(other.getAllInstances("solo", false)).isEmpty();

@@ -102,27 +102,17 @@ class NemesisScheduleTest {
     assertThat(Params.everything(4, Duration.ofSeconds(60)).minority()).isEqualTo(1);
   }
 
+  /** The kind each fault class is drawn as (fault classes are records, so the exact class decides). */
+  private static final Map<Class<?>, Kind> KINDS = Map.of(
+      NemesisSchedule.Partition.class, Kind.PARTITION, NemesisSchedule.Isolate.class, Kind.ISOLATE,
+      NemesisSchedule.CutOneWay.class, Kind.ONE_WAY, NemesisSchedule.Lossy.class, Kind.LOSSY,
+      NemesisSchedule.Delay.class, Kind.DELAY, NemesisSchedule.Kill.class, Kind.KILL,
+      NemesisSchedule.Wipe.class, Kind.WIPE, NemesisSchedule.Pause.class, Kind.PAUSE,
+      NemesisSchedule.CutClients.class, Kind.CLIENT_CUT);
+
+  /** The kind of {@code f}, or null for the heals and restarts, which are no kind of their own. */
   private static Kind kindOf(NemesisSchedule.Fault f) {
-    if (f instanceof NemesisSchedule.Partition) {
-      return Kind.PARTITION;
-    } else if (f instanceof NemesisSchedule.Isolate) {
-      return Kind.ISOLATE;
-    } else if (f instanceof NemesisSchedule.CutOneWay) {
-      return Kind.ONE_WAY;
-    } else if (f instanceof NemesisSchedule.Lossy) {
-      return Kind.LOSSY;
-    } else if (f instanceof NemesisSchedule.Delay) {
-      return Kind.DELAY;
-    } else if (f instanceof NemesisSchedule.Kill) {
-      return Kind.KILL;
-    } else if (f instanceof NemesisSchedule.Wipe) {
-      return Kind.WIPE;
-    } else if (f instanceof NemesisSchedule.Pause) {
-      return Kind.PAUSE;
-    } else if (f instanceof NemesisSchedule.CutClients) {
-      return Kind.CLIENT_CUT;
-    }
-    return null;
+    return KINDS.get(f.getClass());
   }
 
 }

@@ -10,36 +10,28 @@ import dev.nacre.node.testkit.Http;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 import picocli.CommandLine;
 
 /** {@code scripts/nacre} against a real node: tables, JSON, changes the API agrees with, clear errors. */
 @Timeout(60)
+@ExtendWith(TestNodePerClass.class)
 class AdminCliTest {
-  @TempDir static Path dir;
   static TestNode node;
   static String server;
 
   @BeforeAll
   static void start() {
-    node = TestNode.start(dir);
     server = "127.0.0.1:" + node.node().config().port();
     assertThat(node.http.post(NS + "/instance", Map.of("serviceName", "orders", "ip", "127.0.7.1", "port", "8080",
         "metadata", "{\"zone\":\"a\"}")).status()).isEqualTo(200);
     assertThat(node.http.post(NS + "/instance", Map.of("serviceName", "orders", "ip", "127.0.7.2", "port", "8080",
         "ephemeral", "false")).status()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
   }
 
   private record Run(int exit, String out, String err) {}

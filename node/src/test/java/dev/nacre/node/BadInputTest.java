@@ -3,35 +3,27 @@ package dev.nacre.node;
 import static dev.nacre.node.TestNode.NS;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every kind of bad input gets a clear 4xx in Nacos' format and changes nothing. */
 @Timeout(60)
+@ExtendWith(TestNodePerClass.class)
 class BadInputTest {
-  @TempDir static Path dir;
   static TestNode node;
 
   @BeforeAll
   static void start() {
-    node = TestNode.start(dir);
     assertThat(node.http.post(NS + "/instance", Map.of("serviceName", "keep", "ip", "127.9.9.9", "port", "1")).status()).isEqualTo(200);
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
   }
 
   private static Map<String, String> valid() {

@@ -68,6 +68,16 @@ class ClientAuthTest {
     return m;
   }
 
+  /** The administrator adds a user with a role that may read the public namespace; each call answers 200. */
+  static void addReader(String admin, String user, String password, String role) {
+    assertThat(node.http.post(AUTH + "/users", with(admin, Map.of("username", user, "password", password)))
+        .status()).isEqualTo(200);
+    assertThat(node.http.post(AUTH + "/roles", with(admin, Map.of("role", role, "username", user)))
+        .status()).isEqualTo(200);
+    assertThat(node.http.post(AUTH + "/permissions",
+        with(admin, Map.of("role", role, "resource", "public:*:*", "action", "r"))).status()).isEqualTo(200);
+  }
+
   static Map<String, String> instance(int port) {
     return Map.of("serviceName", "guarded", "ip", "127.0.0.1", "port", String.valueOf(port));
   }
@@ -125,12 +135,7 @@ class ClientAuthTest {
   @Test
   void theConsolesReadsNeedReadAccessAndClientViewsAndSwitchChangesTheAdministrator() {
     String admin = login("nacos", ADMIN_PASSWORD);
-    assertThat(node.http.post(AUTH + "/users", with(admin, Map.of("username", "viewer", "password", "viewer-pw")))
-        .status()).isEqualTo(200);
-    assertThat(node.http.post(AUTH + "/roles", with(admin, Map.of("role", "viewers", "username", "viewer")))
-        .status()).isEqualTo(200);
-    assertThat(node.http.post(AUTH + "/permissions",
-        with(admin, Map.of("role", "viewers", "resource", "public:*:*", "action", "r"))).status()).isEqualTo(200);
+    addReader(admin, "viewer", "viewer-pw", "viewers");
     assertThat(node.http.post(NS + "/instance", with(admin, Map.of("serviceName", "shown", "ip", "127.0.0.1",
         "port", "9301"))).status()).isEqualTo(200);
     String viewer = login("viewer", "viewer-pw");
@@ -162,12 +167,7 @@ class ClientAuthTest {
   @Test
   void usersGetWhatTheirRolesArePermittedAndKeepItAcrossARestart() {
     String admin = login("nacos", ADMIN_PASSWORD);
-    assertThat(node.http.post(AUTH + "/users", with(admin, Map.of("username", "alice", "password", "alice-pw")))
-        .status()).isEqualTo(200);
-    assertThat(node.http.post(AUTH + "/roles", with(admin, Map.of("role", "dev", "username", "alice")))
-        .status()).isEqualTo(200);
-    assertThat(node.http.post(AUTH + "/permissions",
-        with(admin, Map.of("role", "dev", "resource", "public:*:*", "action", "r"))).status()).isEqualTo(200);
+    addReader(admin, "alice", "alice-pw", "dev");
     assertThat(node.http.post(NS + "/instance", with(admin, instance(9101))).status()).isEqualTo(200);
 
     String alice = login("alice", "alice-pw");

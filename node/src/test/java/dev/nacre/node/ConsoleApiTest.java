@@ -9,16 +9,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.nacre.node.testkit.Http;
 import dev.nacre.node.testkit.RawNacosClient;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The endpoints the console reads (the service catalog, v2's instance catalog, clients and
@@ -26,20 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
  * with real Nacos 2.x protocol clients on its gRPC port.
  */
 @Timeout(60)
+@ExtendWith(TestNodePerClass.class)
 class ConsoleApiTest {
   static final String V2 = "/nacos/v2/ns";
-  @TempDir static Path dir;
   static TestNode node;
-
-  @BeforeAll
-  static void start() {
-    node = TestNode.start(dir);
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
-  }
 
   @Test
   void catalogListsEveryInstanceWithItsOwnerFilteredAndPaged() {

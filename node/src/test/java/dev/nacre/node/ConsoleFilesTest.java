@@ -2,14 +2,11 @@ package dev.nacre.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -19,19 +16,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * request spells {@code ..}. Requests go over a raw socket so that no client normalizes the path.
  */
 @Timeout(60)
+@ExtendWith(TestNodePerClass.class)
 class ConsoleFilesTest {
-  @TempDir static Path dir;
   static TestNode node;
-
-  @BeforeAll
-  static void start() {
-    node = TestNode.start(dir);
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
-  }
 
   /** Status line, headers and body of a GET sent byte for byte as given. */
   private record Answer(int status, String headers, String body) {

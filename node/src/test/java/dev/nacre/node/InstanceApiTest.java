@@ -5,31 +5,18 @@ import static dev.nacre.node.TestNode.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The v1 instance API over real HTTP on one node with real Ratis and RocksDB. */
 @Timeout(60)
+@ExtendWith(TestNodePerClass.class)
 class InstanceApiTest {
-  @TempDir static Path dir;
   static TestNode node;
-
-  @BeforeAll
-  static void start() {
-    node = TestNode.start(dir);
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
-  }
 
   private static Map<String, String> inst(String service, String ip, int port, String... more) {
     Map<String, String> m = new java.util.HashMap<>(Map.of("serviceName", service, "ip", ip, "port", String.valueOf(port)));

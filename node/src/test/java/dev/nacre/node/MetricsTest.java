@@ -74,6 +74,11 @@ class MetricsTest {
     }
   }
 
+  /** Registers an instance over the v1 API, which must answer 200. */
+  private static void register(TestNode node, Map<String, String> instance) {
+    assertThat(node.http.post(NS + "/instance", instance).status()).isEqualTo(200);
+  }
+
   private static double sampleOrZero(String scrape, String name, String... labels) {
     try {
       return sample(scrape, name, labels);
@@ -87,13 +92,11 @@ class MetricsTest {
   void namespacesAreCountedApart() {
     try (TestNode node = TestNode.start(dir)) {
       for (int i = 1; i <= 2; i++) {
-        assertThat(node.http.post(NS + "/instance", Map.of("serviceName", "ns-a", "ip", "127.0.8." + i, "port", "80"))
-            .status()).isEqualTo(200);
+        register(node, Map.of("serviceName", "ns-a", "ip", "127.0.8." + i, "port", "80"));
       }
-      assertThat(node.http.post(NS + "/instance", Map.of("namespaceId", "team-b", "serviceName", "ns-b",
-          "ip", "127.0.8.3", "port", "80")).status()).isEqualTo(200);
-      assertThat(node.http.post(NS + "/instance", Map.of("namespaceId", "team-b", "serviceName", "ns-b-cp",
-          "ip", "127.0.8.4", "port", "80", "ephemeral", "false")).status()).isEqualTo(200);
+      register(node, Map.of("namespaceId", "team-b", "serviceName", "ns-b", "ip", "127.0.8.3", "port", "80"));
+      register(node, Map.of("namespaceId", "team-b", "serviceName", "ns-b-cp",
+          "ip", "127.0.8.4", "port", "80", "ephemeral", "false"));
 
       String scrape = node.http.get("/metrics", Map.of()).body();
       assertThat(sample(scrape, "nacre_namespace_services", "namespace=\"public\"")).isEqualTo(1.0);
@@ -116,11 +119,10 @@ class MetricsTest {
   void aScrapeAfterAKnownWorkloadShowsItsNumbers() {
     try (TestNode node = TestNode.start(dir)) {
       for (int i = 1; i <= 3; i++) {
-        assertThat(node.http.post(NS + "/instance", Map.of("serviceName", "m-eph", "ip", "127.0.8." + i, "port", "80"))
-            .status()).isEqualTo(200);
+        register(node, Map.of("serviceName", "m-eph", "ip", "127.0.8." + i, "port", "80"));
       }
-      assertThat(node.http.post(NS + "/instance", Map.of("serviceName", "m-cp", "ip", "127.0.8.9", "port", "80",
-          "ephemeral", "false")).status()).isEqualTo(200);
+      register(node, Map.of("serviceName", "m-cp", "ip", "127.0.8.9", "port", "80",
+          "ephemeral", "false"));
       for (int i = 0; i < 2; i++) {
         assertThat(node.http.get(NS + "/instance/list", Map.of("serviceName", "m-eph")).status()).isEqualTo(200);
       }

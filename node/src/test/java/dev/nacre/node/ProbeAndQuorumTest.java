@@ -16,6 +16,7 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -89,12 +90,7 @@ class ProbeAndQuorumTest {
 
   @Test
   void withoutQuorumCpWritesFailFastWith503AndApWritesGoOn() {
-    int absentMember = FreePorts.mainPort();
-    int self = FreePorts.mainPort();
-    try (TestNode node = TestNode.start(dir, Map.of(
-        "nacre.port", String.valueOf(self),
-        "nacre.members", "127.0.0.1:" + self + ",127.0.0.1:" + absentMember,
-        "nacre.cluster.secret", "a-secret-for-this-test-only"))) {
+    try (TestNode node = startWithoutQuorum(Map.of())) {
       long start = System.nanoTime();
       var r = node.http.post(NS + "/instance", persistent("cp", 9, true));
       long elapsedMs = Duration.ofNanos(System.nanoTime() - start).toMillis();
@@ -119,17 +115,11 @@ class ProbeAndQuorumTest {
    */
   @Test
   void readsAndApWritesGoOnWhileCpWritesWaitOnEveryWorker() throws Exception {
-    int absentMember = FreePorts.mainPort();
-    int self = FreePorts.mainPort();
     int workers = 4;
-    try (TestNode node = TestNode.start(dir, Map.of(
-        "nacre.port", String.valueOf(self),
-        "nacre.members", "127.0.0.1:" + self + ",127.0.0.1:" + absentMember,
-        "nacre.cluster.secret", "a-secret-for-this-test-only",
-        "nacre.http.worker-threads", String.valueOf(workers)))) {
+    try (TestNode node = startWithoutQuorum(Map.of("nacre.http.worker-threads", String.valueOf(workers)))) {
       ExecutorService writers = Executors.newFixedThreadPool(9 * workers);
       try {
-        String cpWorker = "127.0.0.1:" + self + "-http-cp-";
+        String cpWorker = "127.0.0.1:" + node.node().config().port() + "-http-cp-";
         List<Future<Integer>> instances = new ArrayList<>();
         for (int i = 0; i < 3 * workers; i++) {
           int port = 100 + i;
@@ -164,6 +154,17 @@ class ProbeAndQuorumTest {
     }
   }
 
+  /** A node whose members include a second one that never answers: it never has a quorum. */
+  private TestNode startWithoutQuorum(Map<String, String> more) {
+    int absentMember = FreePorts.mainPort();
+    int self = FreePorts.mainPort();
+    Map<String, String> settings = new HashMap<>(more);
+    settings.put("nacre.port", String.valueOf(self));
+    settings.put("nacre.members", "127.0.0.1:" + self + ",127.0.0.1:" + absentMember);
+    settings.put("nacre.cluster.secret", "a-secret-for-this-test-only");
+    return TestNode.start(dir, settings);
+  }
+
   private static long threadsNamed(String prefix) {
     return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith(prefix)).count();
   }
@@ -176,13 +177,8 @@ class ProbeAndQuorumTest {
    */
   @Test
   void clientCpWritesWaitingForAQuorumHoldNoThread() throws Exception {
-    int absentMember = FreePorts.mainPort();
-    int self = FreePorts.mainPort();
     int writes = 96;
-    try (TestNode node = TestNode.start(dir, Map.of(
-        "nacre.port", String.valueOf(self),
-        "nacre.members", "127.0.0.1:" + self + ",127.0.0.1:" + absentMember,
-        "nacre.cluster.secret", "a-secret-for-this-test-only"));
+    try (TestNode node = startWithoutQuorum(Map.of());
         RawNacosClient client = new RawNacosClient(node.node().config().clientGrpcPort())) {
       client.setUp();
       await().atMost(Duration.ofSeconds(5)).until(() -> client.call("HealthCheckRequest", "{}").resultCode() == 200);

@@ -7,33 +7,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.LoggerFactory;
 
 /** Services, namespaces, operator and cluster endpoints. */
 @Timeout(60)
+@ExtendWith(TestNodePerClass.class)
 class ServiceAndOperatorApiTest {
   static final String NAMESPACES = "/nacos/v1/console/namespaces";
-  @TempDir static Path dir;
   static TestNode node;
-
-  @BeforeAll
-  static void start() {
-    node = TestNode.start(dir);
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
-  }
 
   @Test
   void serviceLifecycle() {

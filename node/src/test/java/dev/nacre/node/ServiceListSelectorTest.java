@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.nacre.node.testkit.Http;
 import dev.nacre.node.testkit.RawNacosClient;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,22 +15,21 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The selector of a service list query, over the Nacos 2.x client protocol (gRPC) and both HTTP
  * lists, on a real node: label expressions on instance and service metadata, none, and refusals.
  */
 @Timeout(60)
+@ExtendWith(TestNodePerClass.class)
 class ServiceListSelectorTest {
   static final String GROUP = "sel";
-  @TempDir static Path dir;
   static TestNode node;
   static RawNacosClient client;
 
   @BeforeAll
   static void start() throws Exception {
-    node = TestNode.start(dir);
     register("zone-a", 81, "{\"zone\":\"a\"}");
     register("zone-a-too", 82, "{\"zone\":\"a\",\"dotted.key\":\"x\"}");
     register("zone-b", 83, "{\"zone\":\"b\"}");
@@ -47,7 +45,6 @@ class ServiceListSelectorTest {
     if (client != null) {
       client.close();
     }
-    node.close();
   }
 
   private static void register(String service, int port, String metadata) {

@@ -14,31 +14,18 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** {@code /instance/list?udpPort=} over real HTTP, with a raw UDP socket in the client's place. */
 @Timeout(60)
+@ExtendWith(TestNodePerClass.class)
 class UdpListApiTest {
   private static final ObjectMapper MAPPER = new ObjectMapper();
-  @TempDir static Path dir;
   static TestNode node;
-
-  @BeforeAll
-  static void start() {
-    node = TestNode.start(dir);
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
-  }
 
   private static Http.Response list(String service, String... more) {
     Map<String, String> params = new java.util.HashMap<>(Map.of("serviceName", service));

@@ -5,33 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.nacre.node.testkit.Http;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Nacos' v2 instance API over real HTTP on one node: wrapper, codes and statuses. */
 @Timeout(60)
+@ExtendWith(TestNodePerClass.class)
 class V2InstanceApiTest {
   static final String V2 = "/nacos/v2/ns/instance";
-  @TempDir static Path dir;
   static TestNode node;
-
-  @BeforeAll
-  static void start() {
-    node = TestNode.start(dir);
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
-  }
 
   static Map<String, String> inst(String service, String ip, int port, String... more) {
     Map<String, String> m = new HashMap<>(Map.of("serviceName", service, "ip", ip, "port", String.valueOf(port)));

@@ -5,31 +5,18 @@ import static dev.nacre.node.V2InstanceApiTest.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
 import java.util.Map;
 import org.assertj.core.data.Offset;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Nacos' v2 service, operator and cluster-node APIs over real HTTP on one node. */
 @Timeout(60)
+@ExtendWith(TestNodePerClass.class)
 class V2ServiceAndClusterApiTest {
   static final String SERVICE = "/nacos/v2/ns/service";
-  @TempDir static Path dir;
   static TestNode node;
-
-  @BeforeAll
-  static void start() {
-    node = TestNode.start(dir);
-  }
-
-  @AfterAll
-  static void stop() {
-    node.close();
-  }
 
   @Test
   void serviceLifecycle() {

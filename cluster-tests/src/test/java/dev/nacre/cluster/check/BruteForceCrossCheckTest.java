@@ -16,12 +16,11 @@ import org.junit.jupiter.api.Timeout;
  * this guards the search's pruning of UNKNOWN writes.
  */
 class BruteForceCrossCheckTest {
-    private static final long SEED = Long.getLong("check.seed", System.nanoTime());
+    private static final long SEED = CheckSeed.announced();
 
     @Test
     @Timeout(60)
     void searchAgreesWithBruteForce() {
-        System.out.println("seed " + SEED + " (replay: -Dcheck.seed=" + SEED + ")");
         Random random = new Random(SEED);
         LinearizabilityChecker checker = new LinearizabilityChecker();
         int linearizable = 0;

@@ -11,12 +11,11 @@ import org.junit.jupiter.api.Timeout;
 
 /** The simulator's final model, read from three nodes, passes; dropping or reviving an instance fails. */
 class GeneratedDurabilityTest {
-    private static final long SEED = Long.getLong("check.seed", System.nanoTime());
+    private static final long SEED = CheckSeed.announced();
 
     @Test
     @Timeout(60)
     void finalStateOfSimulatedHistoriesPassesAndTamperingFails() {
-        System.out.println("seed " + SEED + " (replay: -Dcheck.seed=" + SEED + ")");
         DurabilityChecker checker = new DurabilityChecker();
         Random random = new Random(SEED);
         int tamperings = 0;

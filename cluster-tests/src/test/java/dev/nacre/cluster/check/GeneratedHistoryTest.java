@@ -20,20 +20,20 @@ class GeneratedHistoryTest {
     @Test
     @Timeout(60)
     void simulatedLinearizableHistoriesPass() {
-        for (int i = 0; i < 30; i++) {
-            long seed = seed(i);
-            History h = new RegistrySimulator(seed, 5, 200, 2, 4, 0.03, 0.0).generate();
-            LinearizabilityResult r = checker.check(h);
-            assertThat(r.verdict().passed()).as("seed %d: %s", seed, r.report()).isTrue();
-        }
+        thirtySimulatedHistoriesPass(0, 0.0);
     }
 
     @Test
     @Timeout(60)
     void simulatedHistoriesWithServiceReadsPass() {
+        thirtySimulatedHistoriesPass(100, 0.15);
+    }
+
+    /** Thirty simulated histories from seed offset {@code first} on, with that share of service reads, all pass. */
+    private void thirtySimulatedHistoriesPass(int first, double serviceReads) {
         for (int i = 0; i < 30; i++) {
-            long seed = seed(100 + i);
-            History h = new RegistrySimulator(seed, 5, 200, 2, 4, 0.03, 0.15).generate();
+            long seed = seed(first + i);
+            History h = new RegistrySimulator(seed, 5, 200, 2, 4, 0.03, serviceReads).generate();
             LinearizabilityResult r = checker.check(h);
             assertThat(r.verdict().passed()).as("seed %d: %s", seed, r.report()).isTrue();
         }
@@ -62,24 +62,30 @@ class GeneratedHistoryTest {
         assertThat(injected).as("histories with a place to inject a stale read").isGreaterThan(20);
     }
 
+    /** Checks {@code h}, printing the verdict and how long the check took. */
+    private LinearizabilityResult timedCheck(History h) {
+        long t0 = System.nanoTime();
+        LinearizabilityResult r = checker.check(h);
+        System.out.println(r.verdict().line() + " in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
+        return r;
+    }
+
+    /** {@code h}, generated from {@code seed}, is checked in time and found linearizable. */
+    private void decidedLinearizable(long seed, History h) {
+        LinearizabilityResult r = timedCheck(h);
+        assertThat(r.inconclusive()).as(r.report()).isFalse();
+        assertThat(r.verdict().passed()).as("seed %d: %s", seed, r.report()).isTrue();
+    }
+
     @Test
     @Timeout(120)
     void tenClientsTwoThousandOpsFiftyKeysIsDecided() {
         long seed = seed(300);
-        History h = new RegistrySimulator(seed, 10, 2_000, 5, 10, 0.01, 0.02).generate();
-        long t0 = System.nanoTime();
-        LinearizabilityResult r = checker.check(h);
-        long ms = (System.nanoTime() - t0) / 1_000_000;
-        System.out.println(r.verdict().line() + " in " + ms + " ms");
-        assertThat(r.inconclusive()).as(r.report()).isFalse();
-        assertThat(r.verdict().passed()).as("seed %d: %s", seed, r.report()).isTrue();
+        decidedLinearizable(seed, new RegistrySimulator(seed, 10, 2_000, 5, 10, 0.01, 0.02).generate());
 
         RegistrySimulator sim = new RegistrySimulator(seed, 10, 2_000, 5, 10, 0.01, 0.02);
         RegistrySimulator.Injected inj = sim.injectStaleRead(sim.generate()).orElseThrow();
-        t0 = System.nanoTime();
-        LinearizabilityResult bad = checker.check(inj.history());
-        ms = (System.nanoTime() - t0) / 1_000_000;
-        System.out.println(bad.verdict().line() + " in " + ms + " ms");
+        LinearizabilityResult bad = timedCheck(inj.history());
         assertThat(bad.verdict().status()).as("seed %d: %s", seed, bad.report()).isEqualTo(Verdict.Status.FAIL);
     }
 
@@ -87,11 +93,6 @@ class GeneratedHistoryTest {
     @Timeout(120)
     void tenClientsOnOneHotInstanceIsDecided() {
         long seed = seed(400);
-        History h = new RegistrySimulator(seed, 10, 300, 1, 1, 0.02, 0.0).generate();
-        long t0 = System.nanoTime();
-        LinearizabilityResult r = checker.check(h);
-        System.out.println(r.verdict().line() + " in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
-        assertThat(r.inconclusive()).as(r.report()).isFalse();
-        assertThat(r.verdict().passed()).as("seed %d: %s", seed, r.report()).isTrue();
+        decidedLinearizable(seed, new RegistrySimulator(seed, 10, 300, 1, 1, 0.02, 0.0).generate());
     }
 }

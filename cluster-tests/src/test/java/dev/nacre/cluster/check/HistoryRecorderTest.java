@@ -5,15 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -91,32 +85,16 @@ class HistoryRecorderTest {
         HistoryRecorder rec = new HistoryRecorder();
         int threads = 8;
         int perThread = 5_000;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        CountDownLatch start = new CountDownLatch(1);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int process = t;
-                done.add(pool.submit(() -> {
-                    start.await();
-                    for (int i = 0; i < perThread; i++) {
-                        HistoryRecorder.Pending p = rec.invoke(process, "n1", OpKind.READ_SERVICE, Mode.AP,
-                                InstanceKey.wholeService("svc"), Optional.empty());
-                        if (i % 1_000 == 0) {
-                            rec.history();   // snapshots race with completions
-                        }
-                        p.okView(Map.of("127.0.0.1:80", "p" + process));
-                    }
-                    return null;
-                }));
+        ReleasedTogether.run(threads, 20, process -> {
+            for (int i = 0; i < perThread; i++) {
+                HistoryRecorder.Pending p = rec.invoke(process, "n1", OpKind.READ_SERVICE, Mode.AP,
+                        InstanceKey.wholeService("svc"), Optional.empty());
+                if (i % 1_000 == 0) {
+                    rec.history();   // snapshots race with completions
+                }
+                p.okView(Map.of("127.0.0.1:80", "p" + process));
             }
-            start.countDown();
-            for (Future<?> f : done) {
-                f.get(20, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        });
         History h = rec.history();
         assertThat(h.size()).isEqualTo(threads * perThread);
         assertThat(h.ops()).extracting(Op::id).doesNotHaveDuplicates();

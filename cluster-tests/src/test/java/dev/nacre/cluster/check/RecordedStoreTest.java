@@ -2,17 +2,10 @@ package dev.nacre.cluster.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -21,54 +14,37 @@ import org.junit.jupiter.api.Timeout;
  * {@link HistoryRecorder} and the system clock: the history must check as linearizable.
  */
 class RecordedStoreTest {
-    private static final long SEED = Long.getLong("check.seed", System.nanoTime());
+    private static final long SEED = CheckSeed.announced();
 
     @Test
     @Timeout(60)
     void concurrentClientsOnAnAtomicStoreAreLinearizable() throws Exception {
-        System.out.println("seed " + SEED + " (replay: -Dcheck.seed=" + SEED + ")");
         Map<InstanceKey, String> store = new ConcurrentHashMap<>();
         HistoryRecorder rec = new HistoryRecorder();
         int threads = 4;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        CountDownLatch start = new CountDownLatch(1);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int process = t;
-                Random random = new Random(SEED + t);
-                done.add(pool.submit(() -> {
-                    start.await();
-                    for (int i = 0; i < 3_000; i++) {
-                        InstanceKey key = InstanceKey.of("svc", "127.0.0." + random.nextInt(5) + ":80");
-                        int r = random.nextInt(10);
-                        if (r < 4) {
-                            String v = "p" + process + "-" + i;
-                            HistoryRecorder.Pending p = rec.invoke(process, "n1", OpKind.REGISTER, Mode.CP, key,
-                                    Optional.of(v));
-                            store.put(key, v);
-                            p.ok();
-                        } else if (r < 5) {
-                            HistoryRecorder.Pending p = rec.invoke(process, "n1", OpKind.DEREGISTER, Mode.CP, key,
-                                    Optional.empty());
-                            store.remove(key);
-                            p.ok();
-                        } else {
-                            HistoryRecorder.Pending p = rec.invoke(process, "n1", OpKind.READ, Mode.CP, key,
-                                    Optional.empty());
-                            p.okRead(Optional.ofNullable(store.get(key)));
-                        }
-                    }
-                    return null;
-                }));
+        ReleasedTogether.run(threads, 30, process -> {
+            Random random = new Random(SEED + process);
+            for (int i = 0; i < 3_000; i++) {
+                InstanceKey key = InstanceKey.of("svc", "127.0.0." + random.nextInt(5) + ":80");
+                int r = random.nextInt(10);
+                if (r < 4) {
+                    String v = "p" + process + "-" + i;
+                    HistoryRecorder.Pending p = rec.invoke(process, "n1", OpKind.REGISTER, Mode.CP, key,
+                            Optional.of(v));
+                    store.put(key, v);
+                    p.ok();
+                } else if (r < 5) {
+                    HistoryRecorder.Pending p = rec.invoke(process, "n1", OpKind.DEREGISTER, Mode.CP, key,
+                            Optional.empty());
+                    store.remove(key);
+                    p.ok();
+                } else {
+                    HistoryRecorder.Pending p = rec.invoke(process, "n1", OpKind.READ, Mode.CP, key,
+                            Optional.empty());
+                    p.okRead(Optional.ofNullable(store.get(key)));
+                }
             }
-            start.countDown();
-            for (Future<?> f : done) {
-                f.get(30, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        });
         History h = rec.history();
         LinearizabilityResult r = new LinearizabilityChecker().check(h);
         System.out.println(r.report());

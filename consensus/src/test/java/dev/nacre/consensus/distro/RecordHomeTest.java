@@ -30,6 +30,10 @@ import org.junit.jupiter.api.Timeout;
 class RecordHomeTest {
   static final List<String> MEMBERS = List.of("a", "b", "c");
   static final Duration DEADLINE = Duration.ofSeconds(20);
+  /** The two writes of one key that the digest tests make, {@link #SECOND} the newer. */
+  static final String KEY = MapHome.PREFIX + "k";
+  static final DistroRecord FIRST = DistroRecord.live(KEY, "a", 10, new byte[] {1});
+  static final DistroRecord SECOND = DistroRecord.live(KEY, "a", 11, new byte[] {2});
 
   final InMemoryTransport network = new InMemoryTransport();
   final Map<String, DistroReplicator> replicators = new TreeMap<>();
@@ -267,24 +271,17 @@ class RecordHomeTest {
   void aDigestWaitsForARecordTheHomeHoldsBeyondWhatWasCounted() {
     MapHome home = new MapHome();
     DistroCore a = loadedCoreOver(home);
-    String key = MapHome.PREFIX + "k";
-    DistroRecord first = DistroRecord.live(key, "a", 10, new byte[] {1});
-    DistroRecord second = DistroRecord.live(key, "a", 11, new byte[] {2});
-    home.store(first, held -> true);
-    a.homeStored(key, null, RecordStamp.of(first), 1000);
-    home.store(second, held -> true); // written; its report not yet taken
+    home.store(FIRST, held -> true);
+    a.homeStored(KEY, null, RecordStamp.of(FIRST), 1000);
+    home.store(SECOND, held -> true); // written; its report not yet taken
     a.pipelineTo("b").requestDigest();
 
     assertThat(Effects.batchesTo("b", a.tick(1300))).as("neither the counted record (replaced) nor"
         + " the uncounted one leaves, nor a digest that counts a record the peer never got").isEmpty();
 
     // The report arrives; the digest was due, so the batch leaves at once.
-    var sent = Effects.batchesTo("b", a.homeStored(key, RecordStamp.of(first), RecordStamp.of(second), 1400));
-    assertThat(sent).singleElement().satisfies(b -> {
-      assertThat(b.batch().records()).containsExactly(second);
-      assertThat(b.batch().digest()).contains(a.digestOf("a"));
-    });
-    assertThat(a.digestOf("a")).isEqualTo(new OwnerDigest("a", 1, Hashing.digestEntry(key, 11, false)));
+    onlyTheSecondLeavesAndTheDigestCountsIt(a,
+        Effects.batchesTo("b", a.homeStored(KEY, RecordStamp.of(FIRST), RecordStamp.of(SECOND), 1400)));
   }
 
   /**
@@ -295,21 +292,22 @@ class RecordHomeTest {
   void twoWritesOfAKeyReportedOutOfOrderSendTheNewer() {
     MapHome home = new MapHome();
     DistroCore a = loadedCoreOver(home);
-    String key = MapHome.PREFIX + "k";
-    DistroRecord first = DistroRecord.live(key, "a", 10, new byte[] {1});
-    DistroRecord second = DistroRecord.live(key, "a", 11, new byte[] {2});
-    home.store(first, held -> true);
-    home.store(second, held -> true);
-    a.homeStored(key, RecordStamp.of(first), RecordStamp.of(second), 1000);
-    a.homeStored(key, null, RecordStamp.of(first), 1010);
+    home.store(FIRST, held -> true);
+    home.store(SECOND, held -> true);
+    a.homeStored(KEY, RecordStamp.of(FIRST), RecordStamp.of(SECOND), 1000);
+    a.homeStored(KEY, null, RecordStamp.of(FIRST), 1010);
     a.pipelineTo("b").requestDigest();
 
-    var sent = Effects.batchesTo("b", a.tick(1300));
+    onlyTheSecondLeavesAndTheDigestCountsIt(a, Effects.batchesTo("b", a.tick(1300)));
+  }
+
+  /** {@code sent} is one batch of {@link #SECOND} alone, with a digest that counts it alone. */
+  private static void onlyTheSecondLeavesAndTheDigestCountsIt(DistroCore a, List<DistroEffect.SendBatch> sent) {
     assertThat(sent).singleElement().satisfies(b -> {
-      assertThat(b.batch().records()).containsExactly(second);
+      assertThat(b.batch().records()).containsExactly(SECOND);
       assertThat(b.batch().digest()).contains(a.digestOf("a"));
     });
-    assertThat(a.digestOf("a")).isEqualTo(new OwnerDigest("a", 1, Hashing.digestEntry(key, 11, false)));
+    assertThat(a.digestOf("a")).isEqualTo(new OwnerDigest("a", 1, Hashing.digestEntry(KEY, 11, false)));
   }
 
   /** Core "a" over {@code home}, loaded (from an empty peer) with its first batches acknowledged. */

@@ -123,19 +123,6 @@ class MinorityRecoveryTest {
 
   /** Retries a read barrier (each attempt bounded by the request timeout) until one passes; returns when. */
   static long readUntilSuccess(TestCluster cluster, int member, Duration timeout) {
-    long[] at = {0};
-    await().atMost(timeout).pollInterval(Duration.ofMillis(10)).until(() -> {
-      try {
-        cluster.log(member).readBarrier().join();
-        at[0] = System.nanoTime();
-        return true;
-      } catch (CompletionException e) {
-        if (e.getCause() instanceof ConsensusUnavailableException) {
-          return false;
-        }
-        throw e;
-      }
-    });
-    return at[0];
+    return cluster.untilSuccess(member, timeout, RatisReplicatedLog::readBarrier);
   }
 }

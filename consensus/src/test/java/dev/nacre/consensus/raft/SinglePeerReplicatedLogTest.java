@@ -20,14 +20,25 @@ import org.junit.jupiter.api.io.TempDir;
 class SinglePeerReplicatedLogTest {
   @TempDir Path dir;
 
+  /** The one member started and leading, with k0=v0, k1=v1, ... {@code puts} of them, applied. */
+  private TestCluster leaderAfterPuts(int puts) {
+    TestCluster cluster = TestCluster.started(dir, 1, b -> b);
+    try {
+      cluster.log(0).awaitLeader(Duration.ofSeconds(10));
+      for (int i = 0; i < puts; i++) {
+        cluster.log(0).submit(KvStateMachine.put("k" + i, "v" + i)).join();
+      }
+      return cluster;
+    } catch (RuntimeException | Error e) {
+      cluster.close();
+      throw e;
+    }
+  }
+
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void submitAppliesAndRestartNeitherLosesNorReappliesEntries() {
-    try (TestCluster cluster = TestCluster.started(dir, 1, b -> b)) {
-      cluster.log(0).awaitLeader(Duration.ofSeconds(10));
-      for (int i = 0; i < 20; i++) {
-        cluster.log(0).submit(KvStateMachine.put("k" + i, "v" + i)).join();
-      }
+    try (TestCluster cluster = leaderAfterPuts(20)) {
       byte[] old = cluster.log(0).submit(KvStateMachine.put("k0", "again")).join();
       assertThat(new String(old, StandardCharsets.UTF_8)).isEqualTo("v0");
       assertThat(cluster.machine(0).applies()).isEqualTo(21);
@@ -56,11 +67,7 @@ class SinglePeerReplicatedLogTest {
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void theLeadersEntriesTakeNoHopThroughRatisClientPool() {
-    try (TestCluster cluster = TestCluster.started(dir, 1, b -> b)) {
-      cluster.log(0).awaitLeader(Duration.ofSeconds(10));
-      for (int i = 0; i < 20; i++) {
-        cluster.log(0).submit(KvStateMachine.put("k" + i, "v" + i)).join();
-      }
+    try (TestCluster cluster = leaderAfterPuts(20)) {
       assertThat(cluster.machine(0).applies()).isEqualTo(20);
       String pool = cluster.log(0).config().selfId() + "-client-thread";
       assertThat(Thread.getAllStackTraces().keySet()).map(Thread::getName).noneMatch(name -> name.startsWith(pool));
@@ -74,8 +81,7 @@ class SinglePeerReplicatedLogTest {
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void ratisMetricsStayOutOfJmx() {
-    try (TestCluster cluster = TestCluster.started(dir, 1, b -> b)) {
-      cluster.log(0).awaitLeader(Duration.ofSeconds(10));
+    try (TestCluster cluster = leaderAfterPuts(0)) {
       cluster.log(0).submit(KvStateMachine.put("k", "v")).join();
 
       assertThat(ManagementFactory.getPlatformMBeanServer().queryNames(null, null))
@@ -89,8 +95,7 @@ class SinglePeerReplicatedLogTest {
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void rejectedOperationFailsTheSubmitAndLeavesStateAlone() {
-    try (TestCluster cluster = TestCluster.started(dir, 1, b -> b)) {
-      cluster.log(0).awaitLeader(Duration.ofSeconds(10));
+    try (TestCluster cluster = leaderAfterPuts(0)) {
       cluster.log(0).submit(KvStateMachine.create("svc", "first")).join();
       long appliedBefore = cluster.machine(0).lastAppliedIndex();
 

@@ -16,6 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -197,6 +200,28 @@ final class TestCluster implements AutoCloseable {
       }
     }
     throw new IllegalStateException("no running follower");
+  }
+
+  /**
+   * Retries {@code attempt} on {@code member} (each try bounded by the request timeout) until one
+   * succeeds, for at most {@code timeout}; returns when, in {@link System#nanoTime} terms. Failures
+   * other than {@link ConsensusUnavailableException} end it at once.
+   */
+  long untilSuccess(int member, Duration timeout, Function<RatisReplicatedLog, CompletableFuture<?>> attempt) {
+    long[] at = {0};
+    await().atMost(timeout).pollInterval(Duration.ofMillis(10)).until(() -> {
+      try {
+        attempt.apply(log(member)).join();
+        at[0] = System.nanoTime();
+        return true;
+      } catch (CompletionException e) {
+        if (e.getCause() instanceof ConsensusUnavailableException) {
+          return false;
+        }
+        throw e;
+      }
+    });
+    return at[0];
   }
 
   @Override

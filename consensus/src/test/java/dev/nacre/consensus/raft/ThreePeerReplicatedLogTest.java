@@ -321,20 +321,7 @@ class ThreePeerReplicatedLogTest {
 
   /** Retries a write (each attempt bounded by the request timeout) until one succeeds; returns when. */
   static long writeUntilSuccess(TestCluster cluster, int member, byte[] op, Duration timeout) {
-    long[] at = {0};
-    await().atMost(timeout).pollInterval(Duration.ofMillis(10)).until(() -> {
-      try {
-        cluster.log(member).submit(op).join();
-        at[0] = System.nanoTime();
-        return true;
-      } catch (CompletionException e) {
-        if (e.getCause() instanceof ConsensusUnavailableException) {
-          return false;
-        }
-        throw e;
-      }
-    });
-    return at[0];
+    return cluster.untilSuccess(member, timeout, log -> log.submit(op));
   }
 
   /** The operator's two Raft commands (issue 12 §3): move leadership to a named member, snapshot now. */

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,17 +34,22 @@ class EphemeralReplicationClusterTest {
 
   @RegisterExtension final ReplicatedCluster cluster = new ReplicatedCluster();
 
-  @AfterEach
-  void tearDown() {
-    cluster.close();
-  }
-
   static InstanceKey key(int port) {
     return new InstanceKey(SERVICE, "DEFAULT", "10.0.0.1", port);
   }
 
   static Instance instance(int port) {
     return new Instance(key(port), 1.0, true, true, true, Map.of());
+  }
+
+  /** Starts {@code size} members and registers the instances on {@code ports} at a, which it returns. */
+  ReplicatedMember startAndRegisterAtA(int size, int... ports) {
+    cluster.start(size);
+    ReplicatedMember a = cluster.member("a");
+    for (int port : ports) {
+      a.ops.registerInstance(instance(port));
+    }
+    return a;
   }
 
   static Beat beat(int port) {
@@ -56,9 +60,7 @@ class EphemeralReplicationClusterTest {
   @ValueSource(ints = {2, 3})
   @Timeout(30)
   void registrationUpdateAndDeregistrationReachEveryMember(int size) {
-    cluster.start(size);
-    ReplicatedMember a = cluster.member("a");
-    a.ops.registerInstance(instance(1));
+    ReplicatedMember a = startAndRegisterAtA(size, 1);
     eventually(() -> cluster.members().forEach(m -> {
       assertThat(m.instance(key(1))).as("on %s", m.id).contains(instance(1));
       assertThat(m.ownerOf(key(1))).as("owner seen by %s", m.id).contains("a");
@@ -84,9 +86,7 @@ class EphemeralReplicationClusterTest {
 
   @Test
   void ownersHealthChangesAndExpiryPropagate() {
-    cluster.start(3);
-    ReplicatedMember a = cluster.member("a");
-    a.ops.registerInstance(instance(1));
+    ReplicatedMember a = startAndRegisterAtA(3, 1);
     eventually(() -> assertThat(cluster.member("c").instance(key(1))).isPresent());
 
     a.clock.advance(Duration.ofSeconds(16));
@@ -105,10 +105,8 @@ class EphemeralReplicationClusterTest {
 
   @Test
   void aReplicaIsNeverCheckedByItsHolder() {
-    cluster.start(2);
-    ReplicatedMember a = cluster.member("a");
+    ReplicatedMember a = startAndRegisterAtA(2, 1);
     ReplicatedMember b = cluster.member("b");
-    a.ops.registerInstance(instance(1));
     eventually(() -> assertThat(b.instance(key(1))).isPresent());
 
     b.clock.advance(FAR);
@@ -126,10 +124,8 @@ class EphemeralReplicationClusterTest {
 
   @Test
   void reRegistrationOnAnotherMemberMovesOwnershipAwayFromALiveOwner() {
-    cluster.start(3);
-    ReplicatedMember a = cluster.member("a");
+    ReplicatedMember a = startAndRegisterAtA(3, 1);
     ReplicatedMember b = cluster.member("b");
-    a.ops.registerInstance(instance(1));
     eventually(() -> assertThat(b.instance(key(1))).isPresent());
 
     Instance moved = new Instance(key(1), 2.0, true, true, true, Map.of("moved", "yes"));
@@ -153,10 +149,7 @@ class EphemeralReplicationClusterTest {
 
   @Test
   void aDeadOwnersInstancesGoAfterTheGracePeriodUnlessABeatReownedThem() {
-    cluster.start(3);
-    ReplicatedMember a = cluster.member("a");
-    a.ops.registerInstance(instance(1));
-    a.ops.registerInstance(instance(2));
+    ReplicatedMember a = startAndRegisterAtA(3, 1, 2);
     eventually(() -> cluster.members().forEach(m ->
         assertThat(m.store.records()).as("on %s", m.id).hasSize(2)));
 

@@ -8,6 +8,7 @@ import dev.nacre.consensus.distro.SnapshotRequest;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Connects replicators in one JVM: a send calls the peer replicator's {@code receiveBatch} or
@@ -30,22 +31,24 @@ final class InMemoryDistroNetwork {
     return new DistroTransport() {
       @Override
       public CompletableFuture<Void> sendBatch(String peerId, DistroBatch batch) {
-        if (!attached.containsKey(fromId)) {
-          return unreachable(fromId);
-        }
-        DistroReplicator peer = attached.get(peerId);
-        return peer == null ? unreachable(peerId) : peer.receiveBatch(batch);
+        return call(fromId, peerId, peer -> peer.receiveBatch(batch));
       }
 
       @Override
       public CompletableFuture<DistroSnapshot> requestSnapshot(String peerId, SnapshotRequest request) {
-        if (!attached.containsKey(fromId)) {
-          return unreachable(fromId);
-        }
-        DistroReplicator peer = attached.get(peerId);
-        return peer == null ? unreachable(peerId) : peer.serveSnapshot(request);
+        return call(fromId, peerId, peer -> peer.serveSnapshot(request));
       }
     };
+  }
+
+  /** {@code call} on the peer, or unreachable when either member is detached. */
+  private <T> CompletableFuture<T> call(String fromId, String peerId,
+      Function<DistroReplicator, CompletableFuture<T>> call) {
+    if (!attached.containsKey(fromId)) {
+      return unreachable(fromId);
+    }
+    DistroReplicator peer = attached.get(peerId);
+    return peer == null ? unreachable(peerId) : call.apply(peer);
   }
 
   private static <T> CompletableFuture<T> unreachable(String memberId) {

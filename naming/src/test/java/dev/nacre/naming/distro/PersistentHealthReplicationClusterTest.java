@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,11 +28,6 @@ class PersistentHealthReplicationClusterTest {
   static final ServiceKey SERVICE = new ServiceKey("public", "DEFAULT_GROUP", "billing");
 
   @RegisterExtension final ReplicatedCluster cluster = new ReplicatedCluster();
-
-  @AfterEach
-  void tearDown() {
-    cluster.close();
-  }
 
   static InstanceKey key(int port) {
     return new InstanceKey(SERVICE, "DEFAULT", "10.0.0.2", port);
@@ -57,16 +51,36 @@ class PersistentHealthReplicationClusterTest {
         .get().extracting(Instance::healthy).isEqualTo(healthy)));
   }
 
-  @Test
-  void aProbeOnTheResponsibleMemberReachesTheOthersAndAFlipBackToo() {
-    cluster.start(3);
-    raftApplyEverywhere(persistent(1, true));
-    raftApplyEverywhere(persistent(2, true));
+  /**
+   * Starts {@code members} members with the healthy instances on {@code ports} applied everywhere,
+   * and returns member a, made the responsible prober: the opening of most tests here.
+   */
+  ReplicatedMember startWithAProbing(int members, int... ports) {
+    cluster.start(members);
+    for (int port : ports) {
+      raftApplyEverywhere(persistent(port, true));
+    }
     ReplicatedMember a = cluster.member("a");
     a.responsible = true;
-    a.probeAnswers.put(1, false);
+    return a;
+  }
 
-    a.probeOnce();
+  /** {@link #startWithAProbing} with the instance on port 1, which a then finds down, as every member learns. */
+  void aFoundPort1Down(int members) {
+    probe(startWithAProbing(members, 1), 1, false);
+    assertHealthEverywhere(key(1), false);
+  }
+
+  /** One probe round of {@code prober} in which the instance on {@code port} answers {@code up}. */
+  static void probe(ReplicatedMember prober, int port, boolean up) {
+    prober.probeAnswers.put(port, up);
+    prober.probeOnce();
+  }
+
+  @Test
+  void aProbeOnTheResponsibleMemberReachesTheOthersAndAFlipBackToo() {
+    ReplicatedMember a = startWithAProbing(3, 1, 2);
+    probe(a, 1, false);
     assertHealthEverywhere(key(1), false);
     assertThat(cluster.members()).allSatisfy(m ->
         assertThat(m.persistent(key(2))).get().extracting(Instance::healthy).isEqualTo(true));
@@ -74,23 +88,17 @@ class PersistentHealthReplicationClusterTest {
         assertThat(m.healthRecord(key(1))).as("record on %s", m.id).get()
             .extracting(DistroRecord::owner).isEqualTo("a")));
 
-    a.probeAnswers.put(1, true);
-    a.probeOnce();
+    probe(a, 1, true);
     assertHealthEverywhere(key(1), true);
 
-    a.probeAnswers.put(1, false);
-    a.probeOnce();
+    probe(a, 1, false);
     assertHealthEverywhere(key(1), false);
   }
 
   @Test
   void anUnchangedResultIsNotPublishedAgain() {
-    cluster.start(2);
-    raftApplyEverywhere(persistent(1, true));
-    ReplicatedMember a = cluster.member("a");
-    a.responsible = true;
-    a.probeAnswers.put(1, false);
-    a.probeOnce();
+    ReplicatedMember a = startWithAProbing(2, 1);
+    probe(a, 1, false);
     eventually(() -> assertThat(cluster.member("b").healthRecord(key(1))).isPresent());
     long revision = a.healthRecord(key(1)).orElseThrow().revision();
 
@@ -102,13 +110,7 @@ class PersistentHealthReplicationClusterTest {
 
   @Test
   void aRaftUpdateKeepsTheProbedHealthOnEveryMember() {
-    cluster.start(3);
-    raftApplyEverywhere(persistent(1, true));
-    ReplicatedMember a = cluster.member("a");
-    a.responsible = true;
-    a.probeAnswers.put(1, false);
-    a.probeOnce();
-    assertHealthEverywhere(key(1), false);
+    aFoundPort1Down(3);
 
     // An update (weight) carries the health its submitter read; applying it must not undo probes.
     raftApplyEverywhere(new Instance(key(1), 5.0, true, true, false, Map.of()));
@@ -120,14 +122,11 @@ class PersistentHealthReplicationClusterTest {
 
   @Test
   void healthThatArrivesBeforeTheInstanceIsAppliedWhenTheInstanceAppears() {
-    cluster.start(3);
-    ReplicatedMember a = cluster.member("a");
+    ReplicatedMember a = startWithAProbing(3);
     ReplicatedMember b = cluster.member("b");
     ReplicatedMember c = cluster.member("c");
     raftApply(persistent(1, true), List.of(a, c)); // b's Raft apply lags
-    a.responsible = true;
-    a.probeAnswers.put(1, false);
-    a.probeOnce();
+    probe(a, 1, false);
     eventually(() -> assertThat(b.health().describe(key(1))).contains("false@a"));
     assertThat(b.persistent(key(1))).as("health never creates an instance").isEmpty();
 
@@ -138,11 +137,7 @@ class PersistentHealthReplicationClusterTest {
 
   @Test
   void deregisteringRemovesTheHealthRecordEverywhere() {
-    cluster.start(3);
-    raftApplyEverywhere(persistent(1, true));
-    raftApplyEverywhere(persistent(2, true));
-    ReplicatedMember a = cluster.member("a");
-    a.responsible = true;
+    ReplicatedMember a = startWithAProbing(3, 1, 2);
     a.probeAnswers.put(1, false);
     a.probeAnswers.put(2, false);
     a.probeOnce();
@@ -166,13 +161,7 @@ class PersistentHealthReplicationClusterTest {
 
   @Test
   void aClusterThatStopsProbingDeletesItsRecordsAndKeepsManualHealth() {
-    cluster.start(2);
-    raftApplyEverywhere(persistent(1, true));
-    ReplicatedMember a = cluster.member("a");
-    a.responsible = true;
-    a.probeAnswers.put(1, false);
-    a.probeOnce();
-    assertHealthEverywhere(key(1), false);
+    aFoundPort1Down(2);
 
     cluster.members().forEach(m -> m.index.putCluster(
         new ClusterInfo(SERVICE, "DEFAULT", HealthCheckType.NONE, "/", 80, true, Map.of())));
@@ -214,20 +203,14 @@ class PersistentHealthReplicationClusterTest {
     raftApplyEverywhere(persistent(3, true));
     ReplicatedMember a = cluster.member("a");
     a.responsible = true;
-    a.probeAnswers.put(3, false);
-    a.probeOnce();
+    probe(a, 3, false);
     assertHealthEverywhere(key(3), false);
   }
 
   @Test
   void theGracePeriodDropsADeadProbersRecordsButNeitherHealthNorInstances() {
-    cluster.start(3);
-    raftApplyEverywhere(persistent(1, true));
-    raftApplyEverywhere(persistent(2, true));
-    ReplicatedMember a = cluster.member("a");
-    a.responsible = true;
-    a.probeAnswers.put(1, false);
-    a.probeOnce();
+    ReplicatedMember a = startWithAProbing(3, 1, 2);
+    probe(a, 1, false);
     eventually(() -> cluster.members().forEach(m -> assertThat(m.health().size()).as("on %s", m.id).isEqualTo(2)));
 
     cluster.crash("a");
@@ -246,38 +229,24 @@ class PersistentHealthReplicationClusterTest {
 
   @Test
   void theNewResponsibleMembersFirstProbeReownsTheRecordEvenWhenItAgrees() {
-    cluster.start(3);
-    raftApplyEverywhere(persistent(1, true));
-    ReplicatedMember a = cluster.member("a");
-    a.responsible = true;
-    a.probeAnswers.put(1, false);
-    a.probeOnce();
-    assertHealthEverywhere(key(1), false);
+    aFoundPort1Down(3);
 
     cluster.crash("a");
     ReplicatedMember b = cluster.member("b");
     ReplicatedMember c = cluster.member("c");
     b.responsible = true;
-    b.probeAnswers.put(1, false);
-    b.probeOnce();
+    probe(b, 1, false);
     eventually(() -> List.of(b, c).forEach(m -> assertThat(m.healthRecord(key(1))).as("record on %s", m.id)
         .get().extracting(DistroRecord::owner).isEqualTo("b")));
 
-    b.probeAnswers.put(1, true);
-    b.probeOnce();
+    probe(b, 1, true);
     assertHealthEverywhere(key(1), true);
     eventually(() -> assertThat(c.health().describe(key(1))).contains("true@b"));
   }
 
   @Test
   void aRestartedMemberLoadsKnownHealth() {
-    cluster.start(3);
-    raftApplyEverywhere(persistent(1, true));
-    ReplicatedMember a = cluster.member("a");
-    a.responsible = true;
-    a.probeAnswers.put(1, false);
-    a.probeOnce();
-    assertHealthEverywhere(key(1), false);
+    aFoundPort1Down(3);
 
     cluster.crash("c");
     ReplicatedMember c = cluster.restart("c");

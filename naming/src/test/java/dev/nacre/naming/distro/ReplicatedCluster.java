@@ -10,15 +10,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
  * N replicated members in one JVM over an {@link InMemoryDistroNetwork}, with a short Distro
- * configuration so that the suite stays fast. As a JUnit extension it prints every member's view
- * when a test fails.
+ * configuration so that the suite stays fast. As a JUnit extension ({@code @RegisterExtension}) it
+ * prints every member's view when a test fails, then closes the members after each test.
  */
-final class ReplicatedCluster implements AutoCloseable, TestWatcher {
+final class ReplicatedCluster implements AutoCloseable, AfterEachCallback {
   static final Duration GRACE = Duration.ofMillis(700);
   static final DistroConfig FAST = DistroConfig.builder()
       .flushDelay(Duration.ofMillis(20))
@@ -87,8 +87,11 @@ final class ReplicatedCluster implements AutoCloseable, TestWatcher {
   }
 
   @Override
-  public void testFailed(ExtensionContext context, Throwable cause) {
-    System.err.println("[cluster at failure of " + context.getDisplayName() + "]\n" + describe());
+  public void afterEach(ExtensionContext context) {
+    if (context.getExecutionException().isPresent()) {
+      System.err.println("[cluster at failure of " + context.getDisplayName() + "]\n" + describe());
+    }
+    close();
   }
 
   @Override

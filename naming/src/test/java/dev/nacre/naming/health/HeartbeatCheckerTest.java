@@ -10,38 +10,35 @@ import dev.nacre.naming.model.BeatResult;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.support.NamingFixture;
-import java.nio.file.Path;
+import dev.nacre.naming.support.NamingFixturePerTest;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 @Timeout(30)
+@ExtendWith(NamingFixturePerTest.class)
 class HeartbeatCheckerTest {
-  @TempDir Path dir;
   NamingFixture f;
   HeartbeatChecker checker;
   final InstanceKey key = key("10.0.0.1", 8080);
 
   @BeforeEach
   void setUp() {
-    f = new NamingFixture(dir.resolve("db"));
     checker = new HeartbeatChecker(f.ephemeral, f.config, f.clock);
   }
 
-  @AfterEach
-  void tearDown() {
-    f.close();
-  }
+  /** How far this test's clock has moved, in milliseconds. */
+  long elapsedMillis;
 
-  private void at(long millisSinceStart, long[] elapsed) {
-    f.clock.advance(Duration.ofMillis(millisSinceStart - elapsed[0]));
-    elapsed[0] = millisSinceStart;
+  /** Moves the clock to {@code millisSinceStart} and runs one check. */
+  private void at(long millisSinceStart) {
+    f.clock.advance(Duration.ofMillis(millisSinceStart - elapsedMillis));
+    elapsedMillis = millisSinceStart;
     checker.checkOnce();
   }
 
@@ -52,16 +49,15 @@ class HeartbeatCheckerTest {
   @Test
   void unhealthyAfter15sRemovedAfter30s() {
     f.ops.registerInstance(instance("10.0.0.1", 8080, true));
-    long[] t = {0};
-    at(15_000, t);
+    at(15_000);
     assertThat(current()).get().extracting(Instance::healthy).isEqualTo(true);
-    at(15_001, t);
+    at(15_001);
     assertThat(current()).get().extracting(Instance::healthy).isEqualTo(false);
     assertThat(f.ops.listInstances(SERVICE, Set.of(), false, false).hosts())
         .as("still listed while unhealthy").hasSize(1);
-    at(30_000, t);
+    at(30_000);
     assertThat(current()).isPresent();
-    at(30_001, t);
+    at(30_001);
     assertThat(current()).isEmpty();
     assertThat(f.ephemeral.records()).isEmpty();
   }
@@ -69,9 +65,8 @@ class HeartbeatCheckerTest {
   @Test
   void beatsKeepItHealthy() {
     f.ops.registerInstance(instance("10.0.0.1", 8080, true));
-    long[] t = {0};
     for (long s = 5_000; s <= 60_000; s += 5_000) {
-      at(s, t);
+      at(s);
       assertThat(f.ops.beat(new Beat(key, Optional.empty())).found()).isTrue();
     }
     assertThat(current()).get().extracting(Instance::healthy).isEqualTo(true);
@@ -80,13 +75,12 @@ class HeartbeatCheckerTest {
   @Test
   void aBeatRevivesAnUnhealthyInstance() {
     f.ops.registerInstance(instance("10.0.0.1", 8080, true));
-    long[] t = {0};
-    at(20_000, t);
+    at(20_000);
     assertThat(current()).get().extracting(Instance::healthy).isEqualTo(false);
     BeatResult result = f.ops.beat(new Beat(key, Optional.empty()));
     assertThat(result.found()).isTrue();
     assertThat(current()).get().extracting(Instance::healthy).isEqualTo(true);
-    at(34_000, t);
+    at(34_000);
     assertThat(current()).as("the beat reset the clock").get().extracting(Instance::healthy).isEqualTo(true);
   }
 
@@ -97,10 +91,9 @@ class HeartbeatCheckerTest {
         Instance.HEART_BEAT_TIMEOUT, "3000",
         Instance.IP_DELETE_TIMEOUT, "6000")));
     assertThat(f.ops.beat(new Beat(key, Optional.empty())).clientBeatIntervalMillis()).isEqualTo(1000);
-    long[] t = {0};
-    at(3_001, t);
+    at(3_001);
     assertThat(current()).get().extracting(Instance::healthy).isEqualTo(false);
-    at(6_001, t);
+    at(6_001);
     assertThat(current()).isEmpty();
   }
 
@@ -132,8 +125,7 @@ class HeartbeatCheckerTest {
   void instancesOwnedByAnotherNodeAreLeftToTheirOwner() {
     var peerStore = new dev.nacre.naming.ephemeral.EphemeralStore("node-2", f.clock, f.index);
     peerStore.register(instance("10.0.0.1", 8080, true));
-    long[] t = {0};
-    at(60_000, t);
+    at(60_000);
     assertThat(current()).isPresent();
     new HeartbeatChecker(peerStore, f.config, f.clock).checkOnce();
     assertThat(current()).isEmpty();
@@ -150,10 +142,9 @@ class HeartbeatCheckerTest {
         }), k -> k.instanceId());
     f.ops.registerInstance(instance("10.0.0.1", 8080, true));
     f.ops.beat(new Beat(key, Optional.empty())); // healthy already: nothing to report
-    long[] t = {0};
-    at(16_000, t);
+    at(16_000);
     f.ops.beat(new Beat(key, Optional.empty()));
-    at(47_000, t);
+    at(47_000);
     assertThat(changes).as("registered, unhealthy, healthy again, removed")
         .containsExactly("changed", "changed", "changed", "removed");
     assertThat(revisions).isSorted().doesNotHaveDuplicates();

@@ -10,11 +10,11 @@ import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.support.NamingFixture;
+import dev.nacre.naming.support.NamingFixturePerTest;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -25,11 +25,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 @Timeout(30)
+@ExtendWith(NamingFixturePerTest.class)
 class PersistentHealthProberTest {
-  @TempDir Path dir;
   NamingFixture f;
   PersistentHealthProber prober;
   ServerSocket listening;
@@ -38,7 +38,6 @@ class PersistentHealthProberTest {
 
   @BeforeEach
   void setUp() throws IOException {
-    f = new NamingFixture(dir.resolve("db"));
     f.ops.createService(ServiceInfo.defaults(SERVICE));
     prober = new PersistentHealthProber(f.index, f.config, s -> true);
     listening = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -62,7 +61,6 @@ class PersistentHealthProberTest {
     http.stop(0);
     listening.close();
     prober.close();
-    f.close();
   }
 
   private InstanceKey persistent(int port, boolean healthy) {

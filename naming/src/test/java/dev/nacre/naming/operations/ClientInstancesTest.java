@@ -9,35 +9,31 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.ephemeral.EphemeralRecord;
 import dev.nacre.naming.health.HeartbeatChecker;
+import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.support.NamingFixture;
-import java.nio.file.Path;
+import dev.nacre.naming.support.NamingFixturePerTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Ephemeral instances owned by client connections (Nacos 2.x gRPC), not by beats. */
 @Timeout(30)
+@ExtendWith(NamingFixturePerTest.class)
 class ClientInstancesTest {
-  @TempDir Path dir;
   NamingFixture f;
 
-  @BeforeEach
-  void setUp() {
-    f = new NamingFixture(dir.resolve("db"));
-  }
-
-  @AfterEach
-  void tearDown() {
-    f.close();
+  /** A healthy, enabled, ephemeral instance of weight 1 in another service of the public namespace. */
+  private static Instance inService(String service, String ip, int port) {
+    return new Instance(new InstanceKey(new ServiceKey("public", "DEFAULT_GROUP", service), "DEFAULT", ip, port),
+        1.0, true, true, true, Map.of());
   }
 
   private List<String> hosts(ServiceKey service) {
@@ -64,9 +60,7 @@ class ClientInstancesTest {
   @Test
   void aConnectionsInstancesAreFoundAfterEveryKindOfTakeover() {
     f.ops.registerClientInstance("c1", instance("127.0.0.1", 8080, true));
-    f.ops.registerClientInstance("c1", new dev.nacre.naming.model.Instance(
-        new InstanceKey(new ServiceKey("public", "DEFAULT_GROUP", "payments"), "DEFAULT", "127.0.0.1", 7000),
-        1.0, true, true, true, java.util.Map.of()));
+    f.ops.registerClientInstance("c1", inService("payments", "127.0.0.1", 7000));
     f.ops.registerClientInstance("c2", instance("127.0.0.2", 8080, true));
     assertThat(f.ops.clientInstances("c1")).hasSize(2);
     assertThat(f.ephemeral.connectionOwners()).isEqualTo(2);
@@ -92,8 +86,7 @@ class ClientInstancesTest {
   void oneInstancePerServicePerConnection() {
     ServiceKey other = new ServiceKey("public", "DEFAULT_GROUP", "payments");
     f.ops.registerClientInstance("c1", instance("127.0.0.1", 8080, true));
-    f.ops.registerClientInstance("c1", new dev.nacre.naming.model.Instance(
-        new InstanceKey(other, "DEFAULT", "127.0.0.1", 7000), 1.0, true, true, true, java.util.Map.of()));
+    f.ops.registerClientInstance("c1", inService("payments", "127.0.0.1", 7000));
     f.ops.registerClientInstance("c2", instance("127.0.0.2", 8080, true));
 
     f.ops.registerClientInstance("c1", instance("127.0.0.1", 8081, true));
@@ -119,7 +112,7 @@ class ClientInstancesTest {
   @Test
   void aBadInstanceInABatchChangesNothing() {
     f.ops.replaceClientInstances("c1", SERVICE, List.of(instance("127.0.0.1", 1, true)));
-    List<dev.nacre.naming.model.Instance> bad = new ArrayList<>(List.of(instance("127.0.0.1", 2, true)));
+    List<Instance> bad = new ArrayList<>(List.of(instance("127.0.0.1", 2, true)));
     bad.add(instance("127.0.0.1", 70000, true));
     assertThatThrownBy(() -> f.ops.replaceClientInstances("c1", SERVICE, bad))
         .isInstanceOfSatisfying(NamingException.class, e -> assertThat(e.kind()).isEqualTo(NamingException.Kind.INVALID));
@@ -129,9 +122,7 @@ class ClientInstancesTest {
   @Test
   void deregisterAndTakeoverByAnotherRegistration() {
     f.ops.registerClientInstance("c1", instance("127.0.0.1", 1, true));
-    f.ops.registerClientInstance("c1", new dev.nacre.naming.model.Instance(
-        new InstanceKey(new ServiceKey("public", "DEFAULT_GROUP", "b"), "DEFAULT", "127.0.0.1", 1),
-        1.0, true, true, true, java.util.Map.of()));
+    f.ops.registerClientInstance("c1", inService("b", "127.0.0.1", 1));
     // An HTTP registration of the same address unties it from the connection.
     f.ops.registerInstance(instance("127.0.0.1", 1, true));
     Optional<EphemeralRecord> record = f.ephemeral.get(key("127.0.0.1", 1));

@@ -11,29 +11,23 @@ import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstancePatch;
 import dev.nacre.naming.model.ServiceView;
 import dev.nacre.naming.support.NamingFixture;
-import java.nio.file.Path;
+import dev.nacre.naming.support.NamingFixturePerTest;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 @Timeout(30)
+@ExtendWith(NamingFixturePerTest.class)
 class EphemeralInstanceTest {
-  @TempDir Path dir;
   NamingFixture f;
 
-  @BeforeEach
-  void setUp() {
-    f = new NamingFixture(dir.resolve("db"));
-  }
-
-  @AfterEach
-  void tearDown() {
-    f.close();
+  /** The addresses {@code listInstances} gives for the service, all clusters, in its order. */
+  private List<String> listedIps(boolean healthyOnly) {
+    return f.ops.listInstances(SERVICE, Set.of(), healthyOnly, false).hosts().stream().map(i -> i.key().ip()).toList();
   }
 
   @Test
@@ -106,8 +100,7 @@ class EphemeralInstanceTest {
   void disabledInstancesAreHiddenFromListButShownInDetail() {
     f.ops.registerInstance(instance("10.0.0.1", 8080, true));
     f.ops.registerInstance(new Instance(key("10.0.0.2", 8080), 1.0, true, false, true, Map.of()));
-    assertThat(f.ops.listInstances(SERVICE, Set.of(), false, false).hosts())
-        .extracting(i -> i.key().ip()).containsExactly("10.0.0.1");
+    assertThat(listedIps(false)).containsExactly("10.0.0.1");
     assertThat(f.ops.allInstances(SERVICE)).hasSize(2);
   }
 
@@ -115,8 +108,7 @@ class EphemeralInstanceTest {
   void healthyOnlyDropsUnhealthyWhenAboveThreshold() {
     f.ops.registerInstance(instance("10.0.0.1", 8080, true));
     f.ops.registerInstance(new Instance(key("10.0.0.2", 8080), 1.0, false, true, true, Map.of()));
-    assertThat(f.ops.listInstances(SERVICE, Set.of(), true, false).hosts())
-        .extracting(i -> i.key().ip()).containsExactly("10.0.0.1");
+    assertThat(listedIps(true)).containsExactly("10.0.0.1");
     assertThat(f.ops.listInstances(SERVICE, Set.of(), false, false).hosts()).hasSize(2);
   }
 

@@ -8,41 +8,34 @@ import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceView;
 import dev.nacre.naming.support.NamingFixture;
-import java.nio.file.Path;
+import dev.nacre.naming.support.NamingFixturePerTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A list is computed once per service snapshot and filter: the cached answer equals the freshly
  * computed one, only its time moves, and any change of the service gives a fresh one.
  */
 @Timeout(30)
+@ExtendWith(NamingFixturePerTest.class)
 class InstanceSelectionCacheTest {
   static final List<Set<String>> CLUSTERS = List.of(Set.of(), Set.of("c1"), Set.of("c2", "c1"), Set.of("none"));
 
-  @TempDir Path dir;
   NamingFixture f;
 
   @BeforeEach
   void setUp() {
-    f = new NamingFixture(dir.resolve("db"));
     f.ops.registerInstance(instance("c1", "10.0.0.1", true, true, true));
     f.ops.registerInstance(instance("c1", "10.0.0.2", true, true, true));
     f.ops.registerInstance(instance("c2", "10.0.0.3", true, false, true));
     f.ops.registerInstance(instance("c2", "10.0.0.4", false, true, true));
     f.index.setHealth(new InstanceKey(SERVICE, "c1", "10.0.0.2", 80), true, false);
-  }
-
-  @AfterEach
-  void tearDown() {
-    f.close();
   }
 
   @Test

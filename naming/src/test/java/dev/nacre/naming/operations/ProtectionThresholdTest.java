@@ -8,29 +8,17 @@ import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceView;
 import dev.nacre.naming.support.NamingFixture;
-import java.nio.file.Path;
+import dev.nacre.naming.support.NamingFixturePerTest;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 @Timeout(30)
+@ExtendWith(NamingFixturePerTest.class)
 class ProtectionThresholdTest {
-  @TempDir Path dir;
   NamingFixture f;
-
-  @BeforeEach
-  void setUp() {
-    f = new NamingFixture(dir.resolve("db"));
-  }
-
-  @AfterEach
-  void tearDown() {
-    f.close();
-  }
 
   private void instances(int healthy, int unhealthy) {
     for (int i = 0; i < healthy + unhealthy; i++) {

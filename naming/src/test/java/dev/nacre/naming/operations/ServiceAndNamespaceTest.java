@@ -14,29 +14,17 @@ import dev.nacre.naming.model.Namespace;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.support.NamingFixture;
-import java.nio.file.Path;
+import dev.nacre.naming.support.NamingFixturePerTest;
 import java.util.Map;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 @Timeout(30)
+@ExtendWith(NamingFixturePerTest.class)
 class ServiceAndNamespaceTest {
-  @TempDir Path dir;
   NamingFixture f;
-
-  @BeforeEach
-  void setUp() {
-    f = new NamingFixture(dir.resolve("db"));
-  }
-
-  @AfterEach
-  void tearDown() {
-    f.close();
-  }
 
   static void fails(Kind kind, String text, ThrowingCallable call) {
     assertThatThrownBy(call).isInstanceOfSatisfying(NamingException.class, e -> {

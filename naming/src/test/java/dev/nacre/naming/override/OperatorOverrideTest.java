@@ -12,36 +12,26 @@ import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstancePatch;
 import dev.nacre.naming.support.DirectReplicatedLog;
 import dev.nacre.naming.support.NamingFixture;
+import dev.nacre.naming.support.NamingFixturePerTest;
 import dev.nacre.proto.naming.NamingOperation;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.ratis.thirdparty.com.google.protobuf.InvalidProtocolBufferException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Operators' edits of ephemeral instances survive the client's re-registration (its redo). */
 @Timeout(30)
+@ExtendWith(NamingFixturePerTest.class)
 class OperatorOverrideTest {
   static final InstanceKey KEY = key("10.0.0.1", 8080);
   static final Instance REGISTERED = new Instance(KEY, 1.0, true, true, true, Map.of("zone", "a"));
 
-  @TempDir Path dir;
   NamingFixture f;
-
-  @BeforeEach
-  void setUp() {
-    f = new NamingFixture(dir.resolve("db"));
-  }
-
-  @AfterEach
-  void tearDown() {
-    f.close();
-  }
 
   private void operatorSetsWeight5Disabled() {
     f.ops.patchInstance(KEY, true,
@@ -136,8 +126,9 @@ class OperatorOverrideTest {
   void overridesAreDurable() {
     f.ops.registerInstance(REGISTERED);
     operatorSetsWeight5Disabled();
+    Path db = f.dir;
     f.close();
-    f = new NamingFixture(dir.resolve("db"));
+    f = new NamingFixture(db);
     assertThat(f.index.overrides().get(KEY)).get().satisfies(o -> {
       assertThat(o.weight()).contains(5.0);
       assertThat(o.enabled()).contains(false);
@@ -200,7 +191,7 @@ class OperatorOverrideTest {
   }
 
   @Test
-  void aSnapshotCarriesOverridesAndLaysThemOverInstancesHeldThere() throws Exception {
+  void aSnapshotCarriesOverridesAndLaysThemOverInstancesHeldThere(@TempDir Path dir) throws Exception {
     Path snapshot = dir.resolve("snap");
     java.nio.file.Files.createDirectories(snapshot);
     f.ops.registerInstance(REGISTERED);

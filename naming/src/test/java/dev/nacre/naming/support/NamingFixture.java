@@ -16,6 +16,8 @@ import java.util.Map;
 public final class NamingFixture implements AutoCloseable {
   public static final ServiceKey SERVICE = new ServiceKey("public", "DEFAULT_GROUP", "orders");
 
+  /** The RocksDB folder it opened, for a test that opens it again. */
+  public final Path dir;
   public final NamingConfig config;
   public final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
   public final RegistryIndex index = new RegistryIndex();
@@ -29,6 +31,7 @@ public final class NamingFixture implements AutoCloseable {
   }
 
   public NamingFixture(Path dir, NamingConfig config) {
+    this.dir = dir;
     this.config = config;
     this.stateMachine = NamingStateMachine.open(dir, index);
     this.log = new DirectReplicatedLog(stateMachine);

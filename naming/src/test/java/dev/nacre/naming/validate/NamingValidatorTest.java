@@ -15,6 +15,7 @@ import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -31,6 +32,22 @@ class NamingValidatorTest {
       assertThat(e.kind()).isEqualTo(NamingException.Kind.INVALID);
       assertThat(e.getMessage()).contains("'" + param + "'");
     });
+  }
+
+  /** {@link #invalid(String, ThrowingCallable)} for each of {@code values} given to {@code check}. */
+  @SafeVarargs
+  static <T> void invalid(String param, Consumer<T> check, T... values) {
+    for (T value : values) {
+      invalid(param, () -> check.accept(value));
+    }
+  }
+
+  /** Each of {@code values} passes {@code check}. */
+  @SafeVarargs
+  static <T> void valid(Consumer<T> check, T... values) {
+    for (T value : values) {
+      assertThatCode(() -> check.accept(value)).as("%s", value).doesNotThrowAnyException();
+    }
   }
 
   static Instance instance(String ip, int port, double weight, Map<String, String> metadata) {
@@ -57,30 +74,21 @@ class NamingValidatorTest {
 
   @Test
   void groupNames() {
-    assertThatCode(() -> v.group("DEFAULT_GROUP")).doesNotThrowAnyException();
-    assertThatCode(() -> v.group("team-a.prod:v1")).doesNotThrowAnyException();
-    invalid("groupName", () -> v.group("a b"));
-    invalid("groupName", () -> v.group("a@@b"));
-    invalid("groupName", () -> v.group("g".repeat(129)));
-    invalid("groupName", () -> v.group(""));
+    valid(v::group, "DEFAULT_GROUP", "team-a.prod:v1");
+    invalid("groupName", v::group, "a b", "a@@b", "g".repeat(129), "");
   }
 
   @Test
   void clusterNames() {
-    assertThatCode(() -> v.clusterName("DEFAULT")).doesNotThrowAnyException();
-    assertThatCode(() -> v.clusterName("east-1")).doesNotThrowAnyException();
+    valid(v::clusterName, "DEFAULT", "east-1");
     assertThatCode(() -> v.clusterName("east_1")).as("Nacos' server allows '_'").doesNotThrowAnyException();
-    invalid("clusterName", () -> v.clusterName("east.1"));
-    invalid("clusterName", () -> v.clusterName("a,b"));
-    invalid("clusterName", () -> v.clusterName("c".repeat(65)));
+    invalid("clusterName", v::clusterName, "east.1", "a,b", "c".repeat(65));
   }
 
   @Test
   void namespaceIds() {
-    assertThatCode(() -> v.namespaceId("public")).doesNotThrowAnyException();
-    assertThatCode(() -> v.namespaceId("3f2a-dev_1")).doesNotThrowAnyException();
-    invalid("namespaceId", () -> v.namespaceId("dev.ns"));
-    invalid("namespaceId", () -> v.namespaceId("n".repeat(65)));
+    valid(v::namespaceId, "public", "3f2a-dev_1");
+    invalid("namespaceId", v::namespaceId, "dev.ns", "n".repeat(65));
     invalid("namespaceName", () -> v.namespace(new Namespace("dev", "bad#name", "")));
   }
 
@@ -100,20 +108,14 @@ class NamingValidatorTest {
 
   @Test
   void ports() {
-    assertThatCode(() -> v.port(1)).doesNotThrowAnyException();
-    assertThatCode(() -> v.port(65535)).doesNotThrowAnyException();
-    invalid("port", () -> v.port(0));
-    invalid("port", () -> v.port(65536));
-    invalid("port", () -> v.port(-1));
+    valid(v::port, 1, 65535);
+    invalid("port", v::port, 0, 65536, -1);
   }
 
   @Test
   void weights() {
-    assertThatCode(() -> v.weight(0)).doesNotThrowAnyException();
-    assertThatCode(() -> v.weight(10000)).doesNotThrowAnyException();
-    invalid("weight", () -> v.weight(-0.01));
-    invalid("weight", () -> v.weight(10000.01));
-    invalid("weight", () -> v.weight(Double.NaN));
+    valid(v::weight, 0.0, 10000.0);
+    invalid("weight", v::weight, -0.01, 10000.01, Double.NaN);
     invalid("weight", () -> v.instance(instance("10.0.0.1", 80, Double.POSITIVE_INFINITY, Map.of())));
   }
 

@@ -61,6 +61,29 @@ class OperationBatcherTest {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
+  /**
+   * After {@link #afterBatchesOfOneAndTwo}: d waits out a linger of {@code wait}, then leaves in a
+   * batch of its own and is answered.
+   */
+  private void dLingersAndLeavesAlone(OperationBatcher<byte[]> batcher, Duration wait) {
+    CompletableFuture<byte[]> d = batcher.submit(op("d"));
+    assertThat(sender.batches()).as("lingering").hasSize(2);
+    assertThat(lingerWaits).containsExactly(wait);
+
+    lingerEnds.get(0).run();
+    assertThat(sender.batches()).hasSize(3);
+    assertThat(sender.batches().get(2)).containsExactly("d");
+    sender.answer(2);
+    assertThat(text(d)).isEqualTo("D");
+  }
+
+  /** A batcher of one batch in flight at a time, up to 100 operations, which has sent a alone. */
+  private OperationBatcher<byte[]> oneInFlightWithAOut() {
+    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, 0, sender::send, Runnable::run);
+    batcher.submit(op("a"));
+    return batcher;
+  }
+
   private static String text(CompletableFuture<byte[]> f) {
     return new String(f.join(), StandardCharsets.UTF_8);
   }
@@ -108,8 +131,7 @@ class OperationBatcherTest {
 
   @Test
   void aFailedBatchFailsEachOfItsOperationsAndTheNextBatchStillLeaves() {
-    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, 0, sender::send, Runnable::run);
-    batcher.submit(op("a"));
+    OperationBatcher<byte[]> batcher = oneInFlightWithAOut();
     CompletableFuture<byte[]> b = batcher.submit(op("b"));
     CompletableFuture<byte[]> c = batcher.submit(op("c"));
     sender.replies.get(0).completeExceptionally(new IllegalStateException("no quorum"));
@@ -124,8 +146,7 @@ class OperationBatcherTest {
 
   @Test
   void anOperationWhoseCallerGaveUpBeforeItsBatchFormedIsNeverSent() {
-    OperationBatcher<byte[]> batcher = new OperationBatcher<>(1, 100, 0, sender::send, Runnable::run);
-    batcher.submit(op("a"));
+    OperationBatcher<byte[]> batcher = oneInFlightWithAOut();
     CompletableFuture<byte[]> abandoned = batcher.submit(op("b"));
     CompletableFuture<byte[]> kept = batcher.submit(op("c"));
     abandoned.cancel(false);
@@ -213,15 +234,7 @@ class OperationBatcherTest {
   @Test
   void withALingerAFewOperationsLeaveOnceItIsOver() {
     OperationBatcher<byte[]> batcher = afterBatchesOfOneAndTwo(Duration.ofSeconds(2));
-    CompletableFuture<byte[]> d = batcher.submit(op("d"));
-    assertThat(sender.batches()).as("lingering").hasSize(2);
-    assertThat(lingerWaits).containsExactly(Duration.ofSeconds(2));
-
-    lingerEnds.get(0).run();
-    assertThat(sender.batches()).hasSize(3);
-    assertThat(sender.batches().get(2)).containsExactly("d");
-    sender.answer(2);
-    assertThat(text(d)).isEqualTo("D");
+    dLingersAndLeavesAlone(batcher, Duration.ofSeconds(2));
     CompletableFuture<byte[]> e = batcher.submit(op("e"));
     assertThat(sender.batches()).as("after a batch of one, the next leaves at once")
         .hasSize(4).last().isEqualTo(List.of("e"));
@@ -235,15 +248,7 @@ class OperationBatcherTest {
     // enough for writers whose replies take longer than the entry (a follower's, which apply first).
     OperationBatcher<byte[]> batcher =
         afterBatchesOfOneAndTwo(Duration.ofSeconds(30), Duration.ofMillis(200));
-    CompletableFuture<byte[]> d = batcher.submit(op("d"));
-    assertThat(sender.batches()).as("lingering").hasSize(2);
-    assertThat(lingerWaits).containsExactly(Duration.ofMillis(800));
-
-    lingerEnds.get(0).run();
-    assertThat(sender.batches()).hasSize(3);
-    assertThat(sender.batches().get(2)).containsExactly("d");
-    sender.answer(2);
-    assertThat(text(d)).isEqualTo("D");
+    dLingersAndLeavesAlone(batcher, Duration.ofMillis(800));
   }
 
   @Test
