@@ -24,7 +24,6 @@ import dev.nacre.proto.peer.OwnerWrite;
 import dev.nacre.proto.peer.PeerGrpc;
 import dev.nacre.proto.peer.PingRequest;
 import dev.nacre.proto.peer.SnapshotRequest;
-import dev.nacre.proto.peer.SnapshotScope;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

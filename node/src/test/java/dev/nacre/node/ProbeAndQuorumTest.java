@@ -1,7 +1,6 @@
 package dev.nacre.node;
 
 import dev.nacre.node.testkit.FreePorts;
-import dev.nacre.node.testkit.Http;
 import dev.nacre.node.testkit.RawNacosClient;
 import static dev.nacre.node.TestNode.NS;
 import static org.assertj.core.api.Assertions.assertThat;
