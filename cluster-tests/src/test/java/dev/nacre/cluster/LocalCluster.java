@@ -1,5 +1,6 @@
 package dev.nacre.cluster;
 
+import dev.nacre.node.config.MemberAddress;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nacre.node.Node;
@@ -241,6 +242,11 @@ final class LocalCluster implements AutoCloseable {
 
   String address(int i) {
     return hosts.get(i) + ":" + ports.get(i);
+  }
+
+  /** Node {@code i} as a member address. */
+  MemberAddress member(int i) {
+    return new MemberAddress(hosts.get(i), ports.get(i));
   }
 
   int indexOf(String address) {

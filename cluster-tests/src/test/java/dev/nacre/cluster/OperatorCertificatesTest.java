@@ -108,10 +108,10 @@ class OperatorCertificatesTest {
 
       String secret = c.config(0).cluster().secret();
       int port = c.node(0).config().port();
-      PeerAuth derived = new PeerAuth(secret, Set.of(c.address(0), c.address(1)), c.address(1));
+      PeerAuth derived = new PeerAuth(secret, Set.of(c.member(0), c.member(1)), c.member(1));
       assertThat(ping(port + 1001, derived.clientTls(), derived))
           .as("peer port, a certificate derived from the cluster secret").isEqualTo(Status.Code.UNAVAILABLE);
-      PeerAuth operator = new PeerAuth(secret, Set.of(c.address(0), c.address(1)), c.address(1),
+      PeerAuth operator = new PeerAuth(secret, Set.of(c.member(0), c.member(1)), c.member(1),
           Optional.of(new TlsFiles(pki.cert(), pki.key(), pki.ca())));
       assertThat(ping(port + 1001, operator.clientTls(), operator)).as("peer port, the operator's").isEqualTo(Status.Code.OK);
 
@@ -129,13 +129,13 @@ class OperatorCertificatesTest {
       Path kept = Files.createDirectories(dir.resolve("replaced"));
       Pki replaced = new Pki(Files.copy(pki.cert(), kept.resolve("member.pem")),
           Files.copy(pki.key(), kept.resolve("member.key")), Files.copy(pki.ca(), kept.resolve("ca.pem")));
-      PeerAuth replacedProbe = new PeerAuth(secret, Set.of(c.address(0), c.address(1)), c.address(1),
+      PeerAuth replacedProbe = new PeerAuth(secret, Set.of(c.member(0), c.member(1)), c.member(1),
           Optional.of(new TlsFiles(replaced.cert(), replaced.key(), replaced.ca())));
       Pki renewed = pki(dir.resolve("renewed"));
       Files.copy(renewed.cert(), pki.cert(), StandardCopyOption.REPLACE_EXISTING);
       Files.copy(renewed.key(), pki.key(), StandardCopyOption.REPLACE_EXISTING);
       Files.copy(renewed.ca(), pki.ca(), StandardCopyOption.REPLACE_EXISTING);
-      PeerAuth renewedProbe = new PeerAuth(secret, Set.of(c.address(0), c.address(1)), c.address(1),
+      PeerAuth renewedProbe = new PeerAuth(secret, Set.of(c.member(0), c.member(1)), c.member(1),
           Optional.of(new TlsFiles(renewed.cert(), renewed.key(), renewed.ca())));
       await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
         assertThat(ping(port + 1001, renewedProbe.clientTls(), renewedProbe)).as("peer port, renewed").isEqualTo(Status.Code.OK);

@@ -1,5 +1,6 @@
 package dev.nacre.cluster;
 
+import dev.nacre.node.config.MemberAddress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nacre.consensus.tls.SecretDerivedTls;
@@ -69,8 +70,8 @@ class PeerAuthenticationTest {
     try (LocalCluster c = LocalCluster.start(dir, 2, Map.of())) {
       int peerPort = c.node(0).config().port() + 1001;
       String secret = c.config(0).cluster().secret();
-      Set<String> members = Set.of(c.address(0), c.address(1));
-      PeerAuth member = new PeerAuth(secret, members, c.address(1));
+      Set<MemberAddress> members = Set.of(c.member(0), c.member(1));
+      PeerAuth member = new PeerAuth(secret, members, c.member(1));
 
       assertThat(write(peerPort, Optional.empty(), capturedOldStyleProof(secret, c.address(1))))
           .as("a replayed request of a member, in plaintext").isEqualTo(Status.Code.UNAVAILABLE);
@@ -78,13 +79,13 @@ class PeerAuthenticationTest {
           .trustManager(SecretDerivedTls.issue(secret, "probe", "127.0.0.1").authority()).build();
       assertThat(write(peerPort, Optional.of(noCertificate), member.client()))
           .as("TLS without a client certificate").isEqualTo(Status.Code.UNAVAILABLE);
-      PeerAuth stranger = new PeerAuth("not-the-cluster-secret-at-all", members, c.address(1));
+      PeerAuth stranger = new PeerAuth("not-the-cluster-secret-at-all", members, c.member(1));
       assertThat(write(peerPort, Optional.of(stranger.clientTls()), stranger.client()))
           .as("a certificate of another secret").isEqualTo(Status.Code.UNAVAILABLE);
-      PeerAuth notListed = new PeerAuth(secret, Set.of(c.address(0), "127.0.0.1:1001"), "127.0.0.1:1001");
+      PeerAuth notListed = new PeerAuth(secret, Set.of(c.member(0), MemberAddress.parse("127.0.0.1:1001")), MemberAddress.parse("127.0.0.1:1001"));
       assertThat(write(peerPort, Optional.of(notListed.clientTls()), notListed.client()))
           .as("the secret, but not a member").isEqualTo(Status.Code.UNAUTHENTICATED);
-      PeerAuth otherMember = new PeerAuth(secret, members, c.address(0));
+      PeerAuth otherMember = new PeerAuth(secret, members, c.member(0));
       assertThat(write(peerPort, Optional.of(member.clientTls()), otherMember.client()))
           .as("a member's certificate, another member's name").isEqualTo(Status.Code.UNAUTHENTICATED);
       assertThat(write(peerPort, Optional.of(member.clientTls()), member.client()))

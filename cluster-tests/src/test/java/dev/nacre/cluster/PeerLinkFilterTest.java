@@ -1,5 +1,6 @@
 package dev.nacre.cluster;
 
+import dev.nacre.node.config.MemberAddress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nacre.node.cluster.peer.PeerAuth;
@@ -40,8 +41,8 @@ class PeerLinkFilterTest {
     try (LocalCluster c = LocalCluster.start(dir, 2, Map.of())) {
       int peerPort = c.node(0).config().port() + 1001;
       String secret = c.config(0).cluster().secret();
-      PeerAuth member = new PeerAuth(secret, Set.of(c.address(0), c.address(1)), c.address(1));
-      PeerAuth notListed = new PeerAuth(secret, Set.of(c.address(0), "127.0.0.1:1001"), "127.0.0.1:1001");
+      PeerAuth member = new PeerAuth(secret, Set.of(c.member(0), c.member(1)), c.member(1));
+      PeerAuth notListed = new PeerAuth(secret, Set.of(c.member(0), MemberAddress.parse("127.0.0.1:1001")), MemberAddress.parse("127.0.0.1:1001"));
       c.faults().cutOneWay(c.address(1), c.address(0));
 
       Status cut = ping(peerPort, c.address(1), member);

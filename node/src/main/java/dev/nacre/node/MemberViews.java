@@ -32,8 +32,13 @@ final class MemberViews implements ClusterStatus {
   }
 
   /** The cluster's members now (the configured ones for a standalone node). */
-  List<String> current() {
+  List<MemberAddress> current() {
     return cluster.get().map(c -> c.memberList().current()).orElse(config.members());
+  }
+
+  /** {@link #current} as member ids, for the status APIs. */
+  List<String> currentIds() {
+    return current().stream().map(MemberAddress::toString).toList();
   }
 
   @Override
@@ -76,7 +81,7 @@ final class MemberViews implements ClusterStatus {
   }
 
   private String addressOf(String peerId) {
-    return current().stream().filter(m -> MemberAddress.parse(m).raftPeerId().equals(peerId)).findFirst()
+    return current().stream().filter(m -> m.raftPeerId().equals(peerId)).findFirst().map(MemberAddress::toString)
         .orElse(peerId);
   }
 }

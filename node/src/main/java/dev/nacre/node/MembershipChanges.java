@@ -22,15 +22,15 @@ final class MembershipChanges implements MembersApi.Membership {
 
   private final NodeConfig config;
   private final StartingReplicatedLog raft;
-  private final Supplier<List<String>> current;
-  private final Consumer<List<String>> learnt;
+  private final Supplier<List<MemberAddress>> current;
+  private final Consumer<List<MemberAddress>> learnt;
 
   /**
    * @param current the members as this node knows them now
    * @param learnt told the new list once a change is committed, so this node need not wait to learn it
    */
-  MembershipChanges(NodeConfig config, StartingReplicatedLog raft, Supplier<List<String>> current,
-      Consumer<List<String>> learnt) {
+  MembershipChanges(NodeConfig config, StartingReplicatedLog raft, Supplier<List<MemberAddress>> current,
+      Consumer<List<MemberAddress>> learnt) {
     this.config = config;
     this.raft = raft;
     this.current = current;
@@ -38,36 +38,36 @@ final class MembershipChanges implements MembersApi.Membership {
   }
 
   @Override
-  public List<String> members() {
+  public List<MemberAddress> members() {
     return current.get();
   }
 
   @Override
-  public synchronized List<String> add(MemberAddress member) {
-    List<String> now = requireCluster();
-    if (now.contains(member.toString())) {
+  public synchronized List<MemberAddress> add(MemberAddress member) {
+    List<MemberAddress> now = requireCluster();
+    if (now.contains(member)) {
       return now;
     }
-    List<String> target = new ArrayList<>(now);
-    target.add(member.toString());
+    List<MemberAddress> target = new ArrayList<>(now);
+    target.add(member);
     return change(target);
   }
 
   @Override
-  public synchronized List<String> remove(MemberAddress member) {
-    List<String> now = requireCluster();
-    if (!now.contains(member.toString())) {
+  public synchronized List<MemberAddress> remove(MemberAddress member) {
+    List<MemberAddress> now = requireCluster();
+    if (!now.contains(member)) {
       throw new IllegalArgumentException(member + " is not a member of this cluster; members: " + now);
     }
     if (now.size() == 1) {
       throw new IllegalArgumentException(member + " is the last member; a cluster keeps at least one");
     }
-    List<String> target = new ArrayList<>(now);
-    target.remove(member.toString());
+    List<MemberAddress> target = new ArrayList<>(now);
+    target.remove(member);
     return change(target);
   }
 
-  private List<String> requireCluster() {
+  private List<MemberAddress> requireCluster() {
     if (!config.clustered()) {
       throw new IllegalArgumentException("this node runs standalone (" + NodeConfig.MEMBERS + " lists only itself):"
           + " members are added to a cluster, which starts with " + NodeConfig.MEMBERS
@@ -76,9 +76,10 @@ final class MembershipChanges implements MembersApi.Membership {
     return MemberList.membersOf(raft.awaitStarted().admin().currentPeers());
   }
 
-  private List<String> change(List<String> target) {
+  private List<MemberAddress> change(List<MemberAddress> target) {
     Duration tenCp = config.cpTimeout().multipliedBy(10);
-    raft.awaitStarted().admin().changePeers(NodeRaft.peersOf(target), tenCp.compareTo(MIN_BOUND) > 0 ? tenCp : MIN_BOUND);
+    raft.awaitStarted().admin()
+        .changePeers(NodeRaft.peersOf(target), tenCp.compareTo(MIN_BOUND) > 0 ? tenCp : MIN_BOUND);
     learnt.accept(target);
     return target;
   }

@@ -2,7 +2,6 @@ package dev.nacre.node;
 
 import static dev.nacre.node.StartThreads.await;
 
-import dev.nacre.consensus.raft.RaftMembers;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.RatisReplicatedLog;
 import dev.nacre.naming.Naming;
@@ -21,15 +20,12 @@ import dev.nacre.node.cluster.ClusterServices;
 import dev.nacre.node.cluster.peer.PeerTls;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.http.HttpServer;
-import dev.nacre.node.http.Json;
 import dev.nacre.node.http.RequestWaits;
 import dev.nacre.node.http.Router;
 import dev.nacre.node.metrics.NodeMetrics;
 import dev.nacre.node.naming.grpc.NamingClientRequests;
 import dev.nacre.node.naming.udp.UdpSubscriptions;
-import dev.nacre.node.status.MembersApi;
 import dev.nacre.node.status.NodeCounts;
-import dev.nacre.node.status.RaftAdminApi;
 import dev.nacre.node.status.Readiness;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -93,8 +89,8 @@ public final class Node implements AutoCloseable {
     Clock clock = Clock.systemUTC();
     // The peer port's TLS on a thread of its own: the main thread needed about a third of a second
     // for it (a key pair, signatures, the TLS providers' first use) before the peer port could open.
-    CompletableFuture<PeerTls> peerTls = !config.clustered() ? null : StartThreads.start("peer-tls",
-        config.address(), () -> PeerTls.create(config.cluster().secret(), config.address(), config.cluster().tlsFiles()));
+    CompletableFuture<PeerTls> peerTls = !config.clustered() ? null : StartThreads.start("peer-tls", config.address(),
+        () -> PeerTls.create(config.cluster().secret(), config.self(), config.cluster().tlsFiles()));
     Naming registry = Naming.open(config.address(), config.naming(), config.push(),
         config.dataDir().resolve("naming"), clock);
     resources.push(registry);
@@ -130,7 +126,7 @@ public final class Node implements AutoCloseable {
     CompletableFuture<Void> clusterStart = members == null ? CompletableFuture.completedFuture(null)
         // The ephemeral snapshot is asked for while this thread builds the HTTP API and opens its port.
         : StartThreads.start("cluster-start", config.address(), () -> {
-          members.start(raft, this::raftMembers, scheduler, readiness, counts::clients);
+          members.start(raft, raft::members, scheduler, readiness, counts::clients);
           return null;
         });
     udp = UdpSubscriptions.start(config.address(), new InetSocketAddress(config.bind(), 0),
@@ -142,11 +138,10 @@ public final class Node implements AutoCloseable {
     NodeClients clients = new NodeClients(
         () -> Optional.ofNullable(clientGrpc).map(ClientGrpcServer::connections), naming, push);
     InstanceWriteRouter writes = registry.writes(owners);
-    Router router = new Routes(naming, writes, memberViews, config, udp, readiness, counts,
-        access, new RegistryViews(clients, registry::ownerOf, registry::services)).router();
-    new RaftAdminApi(config.address(), memberViews::current, raft, new Json()).register(router);
-    new MembersApi(config.address(), new MembershipChanges(config, raft, memberViews::current,
-        list -> cluster().ifPresent(c -> c.memberList().replace(list))), new Json()).register(router);
+    Router router = new Routes(naming, writes, memberViews, config, udp, readiness, counts, access,
+        new RegistryViews(clients, registry::ownerOf, registry::services)).withAdmin(config.address(), raft,
+            memberViews, new MembershipChanges(config, raft, memberViews::current,
+                list -> cluster().ifPresent(c -> c.memberList().replace(list)))).router();
     metrics.watchRegistry(naming, counts);
     metrics.watchRaft(raft::status);
     metrics.watchLeaderChanges(raft, StartingReplicatedLog::leaderChanges);
@@ -154,8 +149,7 @@ public final class Node implements AutoCloseable {
     metrics.watchStorage(registry::storageStats);
     registry.push().observe(metrics.pushes());
     if (cluster != null) {
-      metrics.watchDistro(cluster.replicator(),
-          config.members().stream().filter(m -> !m.equals(config.address())).toList());
+      metrics.watchDistro(cluster.replicator(), config.peers().stream().map(Object::toString).toList());
       metrics.watchPeerPort(cluster, ClusterServices::refusedPeerCalls);
     }
     metrics.register(router);
@@ -170,7 +164,7 @@ public final class Node implements AutoCloseable {
     RatisReplicatedLog running = raft.awaitStarted();
     log.info("[{}] Raft member running", config.address());
     if (cluster != null) {
-      cluster.requireStillMember(this::raftMembers);
+      cluster.requireStillMember(raft::members);
     }
     if (config.members().size() == 1) {
       // A standalone node elects itself; waiting for that keeps its first CP write from failing. A
@@ -197,11 +191,6 @@ public final class Node implements AutoCloseable {
         cluster == null ? Optional.empty() : Optional.of(cluster.probeResults())));
     log.info("[{}] ready (distro {}): HTTP on {}, Nacos clients on {}, Raft on {}", config.address(),
         readiness.distro(), http.address(), clientGrpc.port(), config.raftPort());
-  }
-
-  /** The members in this node's Raft configuration; empty until its Raft member runs. */
-  private Optional<RaftMembers> raftMembers() {
-    return raft.running().map(running -> running.admin().members());
   }
 
   /** The cluster services of a member; empty for a standalone node. */

@@ -16,9 +16,9 @@ final class NodeRaft {
   private NodeRaft() {}
 
   /** The Raft group's peers (id to {@code host:P-1000}) of member addresses. */
-  static Map<String, String> peersOf(List<String> members) {
+  static Map<String, String> peersOf(List<MemberAddress> members) {
     Map<String, String> out = new LinkedHashMap<>();
-    members.stream().map(MemberAddress::parse).forEach(m -> out.put(m.raftPeerId(), m.raftAddress()));
+    members.forEach(m -> out.put(m.raftPeerId(), m.raftAddress()));
     return out;
   }
 

@@ -25,6 +25,8 @@ import dev.nacre.node.naming.http.v2.V2InstanceApi;
 import dev.nacre.node.naming.http.v2.V2OperatorApi;
 import dev.nacre.node.naming.http.v2.V2ServiceApi;
 import dev.nacre.node.config.NodeConfig;
+import dev.nacre.node.status.MembersApi;
+import dev.nacre.node.status.RaftAdminApi;
 import dev.nacre.node.console.ConsoleFiles;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
@@ -84,6 +86,13 @@ final class Routes {
   private static Optional<ApiResponse> notReady(Readiness readiness, String address) {
     return readiness.notReadyReason().map(why -> ApiResponse.error(503,
         "node " + address + " is not ready (" + why + "); retry shortly or use another member"));
+  }
+
+  /** Adds the Raft admin and membership APIs, on this node's Raft member. */
+  Routes withAdmin(String address, StartingReplicatedLog raft, MemberViews members, MembershipChanges changes) {
+    new RaftAdminApi(address, members::currentIds, raft, new Json()).register(router);
+    new MembersApi(address, changes, new Json()).register(router);
+    return this;
   }
 
   Router router() {

@@ -1,5 +1,6 @@
 package dev.nacre.node;
 
+import dev.nacre.consensus.raft.RaftMembers;
 import dev.nacre.node.config.MemberAddress;
 import dev.nacre.node.status.RaftAdminApi;
 import dev.nacre.consensus.raft.ConsensusUnavailableException;
@@ -59,6 +60,11 @@ final class StartingReplicatedLog implements ReplicatedLog, RaftAdminApi.RaftCom
   }
 
   /** The running member; empty while it starts or when its start failed. */
+  /** The members in the Raft configuration; empty until the Raft member runs. */
+  Optional<RaftMembers> members() {
+    return running().map(running -> running.admin().members());
+  }
+
   Optional<RatisReplicatedLog> running() {
     return started.isDone() && !started.isCompletedExceptionally() ? Optional.of(started.join()) : Optional.empty();
   }

@@ -1,5 +1,6 @@
 package dev.nacre.node;
 
+import dev.nacre.node.config.MemberAddress;
 import static dev.nacre.node.TestNode.NS;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -70,7 +71,7 @@ class PeerFuzzTest {
     int sent = 0;
     try (TestNode node = TestNode.start(dir, Map.of(NodeConfig.PORT, String.valueOf(port),
         NodeConfig.MEMBERS, self + "," + fake, NodeConfig.SECRET, SECRET, NodeConfig.PEER_WAIT_AT_START, "200"))) {
-      PeerAuth member = new PeerAuth(SECRET, Set.of(self, fake), fake);
+      PeerAuth member = new PeerAuth(SECRET, Set.of(MemberAddress.parse(self), MemberAddress.parse(fake)), MemberAddress.parse(fake));
       ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port + 1001)
           .sslContext(member.clientTls()).intercept(member.client()).maxInboundMessageSize(64 << 20).build();
       try {

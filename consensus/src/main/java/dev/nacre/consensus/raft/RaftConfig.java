@@ -1,5 +1,6 @@
 package dev.nacre.consensus.raft;
 
+import org.apache.ratis.thirdparty.com.google.common.net.HostAndPort;
 import dev.nacre.consensus.tls.TlsFiles;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -112,7 +113,7 @@ public record RaftConfig(
       throw new IllegalArgumentException(
           "selfId " + selfId + " is not among the peers " + peers.keySet() + "; list every member, self included");
     }
-    peers.forEach((id, address) -> parsePort(id, address));
+    peers.forEach(RaftConfig::hostAndPort);
     if (electionTimeoutMin.toMillis() < 100 || electionTimeoutMax.compareTo(electionTimeoutMin) <= 0) {
       throw new IllegalArgumentException(
           "election timeouts must satisfy 100 ms <= min < max, got " + electionTimeoutMin.toMillis()
@@ -158,8 +159,7 @@ public record RaftConfig(
 
   /** The host this member is reached at by the others, as listed in {@link #peers()}. */
   public String selfHost() {
-    String address = peers.get(selfId);
-    return address.substring(0, address.lastIndexOf(':'));
+    return hostAndPort(selfId, peers.get(selfId)).getHost();
   }
 
   /** Like the record's, but never shows the secret: this is logged at start. */
@@ -183,7 +183,7 @@ public record RaftConfig(
 
   /** The port this member's Raft server listens on. */
   public int selfPort() {
-    return parsePort(selfId, peers.get(selfId));
+    return hostAndPort(selfId, peers.get(selfId)).getPort();
   }
 
   /** Members needed for a quorum. */
@@ -196,14 +196,14 @@ public record RaftConfig(
     return members / 2 + 1;
   }
 
-  private static int parsePort(String id, String address) {
-    int colon = address == null ? -1 : address.lastIndexOf(':');
+  /** A peer's {@code host:port} (an IPv6 host in brackets), or why it is not one. */
+  private static HostAndPort hostAndPort(String id, String address) {
     try {
-      int port = Integer.parseInt(address.substring(colon + 1));
-      if (colon > 0 && port > 0 && port < 65536) {
-        return port;
+      HostAndPort parsed = HostAndPort.fromString(address == null ? "" : address.strip());
+      if (parsed.hasPort() && !parsed.getHost().isEmpty() && parsed.getPort() > 0) {
+        return parsed;
       }
-    } catch (RuntimeException e) {
+    } catch (IllegalArgumentException e) {
       // reported below
     }
     throw new IllegalArgumentException("peer " + id + " has address '" + address + "'; expected host:port");

@@ -40,6 +40,15 @@ class RaftConfigTest {
   }
 
   @Test
+  void anIpv6PeerIsReadWithItsBrackets() {
+    RaftConfig config = RaftConfig.builder().selfId("a").peer("a", "[::1]:7001").storageDir(Path.of("data")).build();
+    assertThat(config.selfHost()).isEqualTo("::1");
+    assertThat(config.selfPort()).isEqualTo(7001);
+    assertThatThrownBy(() -> valid().peer("d", "127.0.0.1:").build()).hasMessageContaining("host:port");
+    assertThatThrownBy(() -> valid().peer("d", ":7004").build()).hasMessageContaining("host:port");
+  }
+
+  @Test
   void clusterSecretIsOptionalCheckedAndNeverPrinted() {
     assertThat(valid().build().authenticated()).isFalse();
     assertThat(valid().clusterSecret("   ").build().clusterSecret()).as("blank means none").isNull();

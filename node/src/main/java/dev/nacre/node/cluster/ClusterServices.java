@@ -29,6 +29,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -82,22 +83,22 @@ public final class ClusterServices implements AutoCloseable {
     this.config = config;
     this.peerInterceptors = List.copyOf(peerInterceptors);
     String self = config.address();
-    this.memberList = new MemberList(self, config.members(), readListedAt());
-    PeerAuth auth = new PeerAuth(tls, memberList::contains, self);
-    this.members = new MemberTable(self, config.members(), config.cluster().failedPingsToDown());
-    this.channels = new PeerChannels(self, auth);
+    this.memberList = new MemberList(config.self(), config.members(), readListedAt());
+    PeerAuth auth = new PeerAuth(tls, memberList::contains, config.self());
+    this.members = new MemberTable(self, ids(config.members()), config.cluster().failedPingsToDown());
+    this.channels = new PeerChannels(config.self(), auth);
     // While the rest of the start goes on: the first pings are what a start waits for.
-    memberList.current().stream().filter(m -> !m.equals(self)).forEach(channels::connect);
+    config.peers().forEach(channels::connect);
     Duration callTimeout = config.cluster().distro().requestTimeout();
     this.replication = naming.replicateEphemeral((handler, home) -> new DistroReplicator(
-        self, config.members(), config.cluster().distro(),
+        self, ids(config.members()), config.cluster().distro(),
         new GrpcDistroTransport(channels, callTimeout, config.cluster().distro().snapshotTimeout()), handler,
         home, DistroReplicator.monotonicMillis(clock)));
     this.localWrites = naming.localWrites();
     this.ownerWrites = new OwnerWrites(self, channels, this::responsibleMember, localWrites, config.cpTimeout());
     members.onOwnershipMembersChanged(this::followMembership);
     memberList.onChange(this::membersChanged);
-    config.cluster().memberFile().ifPresent(file -> memberList.onChange(change -> rewrite(file, change.members())));
+    config.cluster().memberFile().ifPresent(file -> memberList.onChange(change -> rewrite(file, ids(change.members()))));
     this.auth = auth;
   }
 
@@ -248,8 +249,8 @@ public final class ClusterServices implements AutoCloseable {
    */
   public void requireStillMember(Supplier<Optional<RaftMembers>> raftMembers) {
     followRaftMembers(raftMembers);
-    List<String> current = memberList.current();
-    if (!current.contains(config.address())) {
+    List<MemberAddress> current = memberList.current();
+    if (!current.contains(config.self())) {
       throw new IllegalStateException("this node (" + config.address() + ") was removed from the cluster; its"
           + " Raft log lists the members " + current + ". To bring it back, delete its data folder ("
           + config.dataDir() + "), start it with those members and itself in " + NodeConfig.MEMBERS
@@ -317,19 +318,25 @@ public final class ClusterServices implements AutoCloseable {
   private void membersChanged(MemberList.Change change) {
     log.info("[{}] members are now {} (added {}, removed {})", config.address(), change.members(), change.added(),
         change.removed());
-    change.added().forEach(members::add);
+    List<String> added = ids(change.added());
+    added.forEach(members::add);
     LeaderLossWatch watch = leaderLoss;
     if (watch != null) {
-      change.added().forEach(watch::watch);
+      added.forEach(watch::watch);
     }
-    for (String gone : change.removed()) {
+    for (String gone : ids(change.removed())) {
       members.remove(gone);
       replicator().memberDown(gone); // its records move to the members that stay, after the grace period
     }
     followMembership(List.of());
-    if (!change.members().contains(config.address())) {
+    if (!change.members().contains(config.self())) {
       markRemoved("this node was removed from the cluster; members now: " + change.members());
     }
+  }
+
+  /** Member ids (the address text) as membership, Distro and the member file use them. */
+  private static List<String> ids(Collection<MemberAddress> members) {
+    return members.stream().map(MemberAddress::toString).toList();
   }
 
   private Duration pingTimeout() {
@@ -364,7 +371,7 @@ public final class ClusterServices implements AutoCloseable {
   // The list passed in may already be stale; read the table's current one under this lock.
   private synchronized void followMembership(List<String> ignored) {
     Set<String> up = new HashSet<>(members.ownershipMembers());
-    for (String m : memberList.current()) {
+    for (String m : ids(memberList.current())) {
       if (m.equals(config.address())) {
         continue;
       }

@@ -20,10 +20,10 @@ import java.util.function.Consumer;
 public final class MemberList {
 
   /** One replacement of the list: the new list and who came and went. */
-  public record Change(List<String> members, Set<String> added, Set<String> removed) {}
+  public record Change(List<MemberAddress> members, Set<MemberAddress> added, Set<MemberAddress> removed) {}
 
-  private final String self;
-  private volatile List<String> current;
+  private final MemberAddress self;
+  private volatile List<MemberAddress> current;
   /**
    * Log index of the latest Raft configuration seen that lists this node; -1 before any. A
    * configuration without it is a removal only when it comes later: a member being added first
@@ -33,7 +33,7 @@ public final class MemberList {
   private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
 
   /** @param listedAt as {@link #listedAt()} remembered from an earlier run; -1 for none */
-  public MemberList(String self, List<String> configured, long listedAt) {
+  public MemberList(MemberAddress self, List<MemberAddress> configured, long listedAt) {
     this.self = self;
     this.current = List.copyOf(configured);
     this.listedAt = listedAt;
@@ -50,7 +50,7 @@ public final class MemberList {
    * when it is later than the last that did (this node was removed), and is ignored otherwise
    * (this node, being added, is catching up through older ones). Returns true when the list changed.
    */
-  public synchronized boolean follow(long logIndex, List<String> members) {
+  public synchronized boolean follow(long logIndex, List<MemberAddress> members) {
     if (members.contains(self)) {
       listedAt = Math.max(listedAt, logIndex);
       return replace(members);
@@ -58,11 +58,11 @@ public final class MemberList {
     return listedAt >= 0 && logIndex > listedAt && replace(members);
   }
 
-  public List<String> current() {
+  public List<MemberAddress> current() {
     return current;
   }
 
-  public boolean contains(String member) {
+  public boolean contains(MemberAddress member) {
     return current.contains(member);
   }
 
@@ -72,11 +72,11 @@ public final class MemberList {
   }
 
   /** Member addresses ({@code host:P}) of Raft peers ({@code host:P-1000}), in the group's order. */
-  public static List<String> membersOf(Map<String, String> raftPeers) {
-    return raftPeers.values().stream().map(a -> MemberAddress.ofRaftAddress(a).toString()).toList();
+  public static List<MemberAddress> membersOf(Map<String, String> raftPeers) {
+    return raftPeers.values().stream().map(MemberAddress::ofRaftAddress).toList();
   }
 
-  public String self() {
+  public MemberAddress self() {
     return self;
   }
 
@@ -88,16 +88,16 @@ public final class MemberList {
    * Replaces the list, keeping the order of members that stay and appending new ones; returns
    * true when it changed. Synchronized so that listeners see changes one at a time, in order.
    */
-  public synchronized boolean replace(List<String> members) {
-    Set<String> next = new LinkedHashSet<>(members);
-    Set<String> added = new LinkedHashSet<>(next);
+  public synchronized boolean replace(List<MemberAddress> members) {
+    Set<MemberAddress> next = new LinkedHashSet<>(members);
+    Set<MemberAddress> added = new LinkedHashSet<>(next);
     added.removeAll(current);
-    Set<String> removed = new LinkedHashSet<>(current);
+    Set<MemberAddress> removed = new LinkedHashSet<>(current);
     removed.removeAll(next);
     if (added.isEmpty() && removed.isEmpty()) {
       return false;
     }
-    List<String> ordered = new ArrayList<>(current);
+    List<MemberAddress> ordered = new ArrayList<>(current);
     ordered.removeAll(removed);
     ordered.addAll(added);
     current = List.copyOf(ordered);

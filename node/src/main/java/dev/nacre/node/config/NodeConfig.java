@@ -32,7 +32,7 @@ public record NodeConfig(
     String bind,
     int port,
     Path dataDir,
-    List<String> members,
+    List<MemberAddress> members,
     HttpLimits http,
     Duration cpTimeout,
     Duration electionTimeoutMin,
@@ -118,14 +118,10 @@ public record NodeConfig(
       throw new IllegalArgumentException(SECRET + " must be set (16 characters or more, the same on every member)"
           + " when " + MEMBERS + " lists other members; scripts/cluster.sh generates one");
     }
-    if (!members.contains(selfAddress(host, port))) {
+    if (!members.contains(new MemberAddress(host, port))) {
       throw new IllegalArgumentException(MEMBERS + " " + members + " does not list this node ("
-          + selfAddress(host, port) + "); list every member, this one included, as host:port");
+          + new MemberAddress(host, port) + "); list every member, this one included, as host:port");
     }
-  }
-
-  private static String selfAddress(String host, int port) {
-    return host + ":" + port;
   }
 
   /** True when other members are listed. */
@@ -133,9 +129,14 @@ public record NodeConfig(
     return members.size() > 1;
   }
 
+  /** The configured members other than this node. */
+  public List<MemberAddress> peers() {
+    return members.stream().filter(m -> !m.equals(self())).toList();
+  }
+
   /** {@code host:port} of this node, also its member id. */
   public String address() {
-    return selfAddress(host, port);
+    return self().toString();
   }
 
   /** This node as a member: its host, main port and the ports derived from it. */
@@ -178,7 +179,7 @@ public record NodeConfig(
     String host = s.string(HOST, bind.equals("0.0.0.0") || bind.equals("::") ? "127.0.0.1" : bind);
     int port = s.integer(PORT, 8848, 1001, 64534);
     Path dataDir = Path.of(s.string(DATA_DIR, "data"));
-    List<String> members = parseMembers(s.string(MEMBERS, selfAddress(host, port)));
+    List<MemberAddress> members = parseMembers(s.string(MEMBERS, new MemberAddress(host, port).toString()));
     NamingConfig defaults = NamingConfig.defaults();
     Duration cpTimeout = millis(s, CP_TIMEOUT, defaults.cpWriteTimeout());
     NamingConfig naming = new NamingConfig(
@@ -274,18 +275,17 @@ public record NodeConfig(
     return Duration.ofMillis(s.longValue(key, fallback.toMillis(), 1, Duration.ofDays(1).toMillis()));
   }
 
-  static List<String> parseMembers(String list) {
-    List<String> out = new ArrayList<>();
+  static List<MemberAddress> parseMembers(String list) {
+    List<MemberAddress> out = new ArrayList<>();
     for (String raw : list.split("[,\\s]+")) {
       if (raw.isBlank()) {
         continue;
       }
       try {
-        MemberAddress.parse(raw);
+        out.add(MemberAddress.parse(raw));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(MEMBERS + ": " + e.getMessage(), e);
       }
-      out.add(raw);
     }
     return out;
   }

@@ -25,7 +25,7 @@ public final class MembersApi {
   /** What the commands ask of the cluster. */
   public interface Membership {
     /** The members now, self included. */
-    List<String> members();
+    List<MemberAddress> members();
 
     /**
      * Makes {@code member} a member (nothing when it is one) and returns the new list.
@@ -33,10 +33,10 @@ public final class MembersApi {
      * @throws IllegalArgumentException when this node cannot take members (standalone)
      * @throws ConsensusUnavailableException when the Raft group did not commit the change in time
      */
-    List<String> add(MemberAddress member);
+    List<MemberAddress> add(MemberAddress member);
 
     /** Removes {@code member} and returns the new list; as {@link #add} for errors, and for a non-member. */
-    List<String> remove(MemberAddress member);
+    List<MemberAddress> remove(MemberAddress member);
   }
 
   private final String self;
@@ -55,7 +55,7 @@ public final class MembersApi {
         .add("DELETE", PATH, r -> change(r, "removed", membership::remove));
   }
 
-  private ApiResponse change(ApiRequest r, String what, Function<MemberAddress, List<String>> change) {
+  private ApiResponse change(ApiRequest r, String what, Function<MemberAddress, List<MemberAddress>> change) {
     String asked = r.param("member").orElseThrow(() -> HttpError.badRequest(
         "Param 'member' is required: the HOST:PORT (main port) of the member, as in nacre.members."));
     MemberAddress member;
@@ -73,17 +73,17 @@ public final class MembersApi {
     }
   }
 
-  private ApiResponse answer(String member, List<String> members) {
+  private ApiResponse answer(String member, List<MemberAddress> members) {
     return answer(member, members, "");
   }
 
-  private ApiResponse answer(String member, List<String> members, String what) {
+  private ApiResponse answer(String member, List<MemberAddress> members, String what) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("server", self);
     if (!what.isEmpty()) {
       body.put(what, member);
     }
-    body.put("members", members);
+    body.put("members", members.stream().map(MemberAddress::toString).toList());
     return json.response(body);
   }
 }

@@ -1,5 +1,6 @@
 package dev.nacre.node.cluster;
 
+import dev.nacre.node.config.MemberAddress;
 import dev.nacre.node.cluster.forward.OwnerWrites;
 import dev.nacre.node.cluster.peer.PeerAuth;
 import dev.nacre.node.cluster.peer.PeerCallObserver;
@@ -85,8 +86,9 @@ class OwnerWriteThreadsTest {
     String owner = "127.0.0.1:" + (peerPort - 1001);
     open.add(PeerServer.start("owner", new InetSocketAddress("127.0.0.1", peerPort),
         pool -> new PeerService(() -> null, from -> { }, null, recording(), pool),
-        new PeerAuth(SECRET, Set.of(SELF, owner), owner), linkFilter, 8, PeerCallObserver.NONE));
-    PeerChannels channels = new PeerChannels(SELF, new PeerAuth(SECRET, Set.of(SELF, owner), SELF));
+        new PeerAuth(SECRET, Set.of(MemberAddress.parse(SELF), MemberAddress.parse(owner)), MemberAddress.parse(owner)), linkFilter, 8, PeerCallObserver.NONE));
+    PeerChannels channels = new PeerChannels(MemberAddress.parse(SELF),
+        new PeerAuth(SECRET, Set.of(MemberAddress.parse(SELF), MemberAddress.parse(owner)), MemberAddress.parse(SELF)));
     open.add(channels);
     EphemeralWrites notHere = failing();
     OwnerWrites writes = new OwnerWrites(SELF, channels, service -> owner, notHere, Duration.ofSeconds(5));

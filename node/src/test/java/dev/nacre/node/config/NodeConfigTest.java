@@ -1,5 +1,6 @@
 package dev.nacre.node.config;
 
+import dev.nacre.node.config.MemberAddress;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -26,7 +27,7 @@ class NodeConfigTest {
     NodeConfig c = NodeConfig.from(props());
     assertThat(c.port()).isEqualTo(8848);
     assertThat(c.raftPort()).isEqualTo(7848);
-    assertThat(c.members()).containsExactly("127.0.0.1:8848");
+    assertThat(c.members()).containsExactly(new MemberAddress("127.0.0.1", 8848));
     assertThat(c.clustered()).isFalse();
     assertThat(c.cpTimeout()).isEqualTo(Duration.ofSeconds(3));
     assertThat(c.naming().defaultHeartBeatTimeout()).isEqualTo(Duration.ofSeconds(15));

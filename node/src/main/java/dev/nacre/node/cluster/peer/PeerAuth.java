@@ -40,9 +40,9 @@ public final class PeerAuth {
   public static final String NOT_A_MEMBER = "the caller is not a member of this cluster";
   static final Metadata.Key<String> MEMBER = Metadata.Key.of("nacre-member", Metadata.ASCII_STRING_MARSHALLER);
 
-  private final String self;
+  private final MemberAddress self;
   /** Who may call: the current members (they change when the operator adds or removes one). */
-  private final Predicate<String> isMember;
+  private final Predicate<MemberAddress> isMember;
   private final PeerTls tls;
 
   /**
@@ -51,17 +51,17 @@ public final class PeerAuth {
    *
    * @param members every member address that may call
    */
-  public PeerAuth(String secret, Set<String> members, String self) {
+  public PeerAuth(String secret, Set<MemberAddress> members, MemberAddress self) {
     this(secret, members, self, Optional.empty());
   }
 
   /** As above, or with an operator's certificates ({@code files}) instead of derived ones. */
-  public PeerAuth(String secret, Set<String> members, String self, Optional<TlsFiles> files) {
+  public PeerAuth(String secret, Set<MemberAddress> members, MemberAddress self, Optional<TlsFiles> files) {
     this(PeerTls.create(secret, self, files), Set.copyOf(members)::contains, self);
   }
 
   /** With this member's TLS built already, the members being whoever {@code isMember} accepts at the time of each call. */
-  public PeerAuth(PeerTls tls, Predicate<String> isMember, String self) {
+  public PeerAuth(PeerTls tls, Predicate<MemberAddress> isMember, MemberAddress self) {
     this.tls = tls;
     this.isMember = isMember;
     this.self = self;
@@ -90,7 +90,7 @@ public final class PeerAuth {
         return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
           @Override
           public void start(Listener<R> listener, Metadata headers) {
-            headers.put(MEMBER, self);
+            headers.put(MEMBER, self.toString());
             super.start(listener, headers);
           }
         };
@@ -107,8 +107,10 @@ public final class PeerAuth {
       @Override
       public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
         String named = headers.get(MEMBER);
+        Optional<MemberAddress> sender = memberNamed(named);
         Optional<X509Certificate> certificate = peerCertificate(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION));
-        if (named == null || certificate.isEmpty() || !isMember.test(named) || !names(certificate.get(), named)) {
+        if (sender.isEmpty() || certificate.isEmpty() || !isMember.test(sender.get())
+            || !names(certificate.get(), sender.get())) {
           call.close(Status.UNAUTHENTICATED.withDescription("peer call refused: " + NOT_A_MEMBER
               + " (its certificate is for " + certificate.map(c -> c.getSubjectX500Principal().getName())
                   .orElse("nobody") + ", its header names " + named
@@ -119,6 +121,15 @@ public final class PeerAuth {
         return next.startCall(call, headers);
       }
     };
+  }
+
+  /** The member a call's header names; empty when it names none or no address. */
+  private static Optional<MemberAddress> memberNamed(String header) {
+    try {
+      return header == null ? Optional.empty() : Optional.of(MemberAddress.parse(header));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
   }
 
   /** A verified certificate of the caller; empty without TLS or a certificate. */
@@ -139,15 +150,15 @@ public final class PeerAuth {
    * address itself; an operator's names the member address or its host (common name or a
    * subject alternative name), as certificates for hosts do.
    */
-  private boolean names(X509Certificate certificate, String member) {
+  private boolean names(X509Certificate certificate, MemberAddress member) {
     Optional<String> commonName = SecretDerivedTls.memberIdOf(certificate);
-    if (commonName.filter(member::equals).isPresent()) {
+    if (commonName.filter(member.toString()::equals).isPresent()) {
       return true;
     }
     if (!tls.operatorCertificates()) {
       return false;
     }
-    String host = MemberAddress.parse(member).host();
+    String host = member.host();
     if (commonName.filter(host::equalsIgnoreCase).isPresent()) {
       return true;
     }

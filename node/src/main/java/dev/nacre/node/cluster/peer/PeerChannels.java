@@ -14,17 +14,18 @@ import org.apache.ratis.thirdparty.io.grpc.netty.NettyChannelBuilder;
  * TLS with this member's certificate ({@link PeerAuth}), every call naming this member. Thread-safe.
  */
 public final class PeerChannels implements AutoCloseable {
-  private final String self;
+  private final MemberAddress self;
   private final PeerAuth auth;
+  /** By member id: the ids of Distro, ownership and the member table are member addresses' text. */
   private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
-  public PeerChannels(String self, PeerAuth auth) {
+  public PeerChannels(MemberAddress self, PeerAuth auth) {
     this.self = self;
     this.auth = auth;
   }
 
-  /** An async stub to {@code member} (its main address {@code host:port}). */
+  /** An async stub to {@code member} (its id: its address {@code host:port}). */
   public PeerGrpc.PeerFutureStub stub(String member) {
     return PeerGrpc.newFutureStub(channel(member));
   }
@@ -38,15 +39,22 @@ public final class PeerChannels implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("peer channels of " + self + " are closed");
     }
-    return channels.computeIfAbsent(member, this::open);
+    return openChannel(member);
+  }
+
+  private ManagedChannel openChannel(String member) {
+    return channels.computeIfAbsent(member, id -> open(MemberAddress.parse(id)));
   }
 
   /**
    * Starts connecting to {@code member} now, so that the first call does not wait for the
    * connection and its TLS handshake (a quarter of a second and more on a starting node).
    */
-  public void connect(String member) {
-    channel(member).getState(true);
+  public void connect(MemberAddress member) {
+    if (closed) {
+      throw new IllegalStateException("peer channels of " + self + " are closed");
+    }
+    channels.computeIfAbsent(member.toString(), id -> open(member)).getState(true);
   }
 
   /**
@@ -69,7 +77,7 @@ public final class PeerChannels implements AutoCloseable {
    */
   public void watchConnection(String member, Runnable onLost) {
     if (!closed) {
-      ManagedChannel channel = channels.computeIfAbsent(member, this::open);
+      ManagedChannel channel = openChannel(member);
       watchFrom(channel, channel.getState(false), onLost);
     }
   }
@@ -87,8 +95,7 @@ public final class PeerChannels implements AutoCloseable {
     });
   }
 
-  private ManagedChannel open(String member) {
-    MemberAddress address = MemberAddress.parse(member);
+  private ManagedChannel open(MemberAddress address) {
     return NettyChannelBuilder.forAddress(address.host(), address.peerPort())
         .sslContext(auth.clientTls())
         .intercept(auth.client())

@@ -29,7 +29,7 @@ public record PeerTls(SslContext server, SslContext client, boolean operatorCert
    * Issues {@code self} (a member address, {@code host:port}) its certificate, derived from the
    * secret, or takes the operator's certificates from {@code files}.
    */
-  public static PeerTls create(String secret, String self, Optional<TlsFiles> files) {
+  public static PeerTls create(String secret, MemberAddress self, Optional<TlsFiles> files) {
     if (secret == null || secret.length() < 16) {
       throw new IllegalArgumentException("the cluster secret must have at least 16 characters; set nacre.cluster.secret");
     }
@@ -42,7 +42,7 @@ public record PeerTls(SslContext server, SslContext client, boolean operatorCert
             GrpcSslContexts.forClient().keyManager(tls.keyManager()).trustManager(tls.trustManager()).build(),
             true);
       }
-      SecretDerivedTls tls = SecretDerivedTls.issue(secret, self, MemberAddress.parse(self).host());
+      SecretDerivedTls tls = SecretDerivedTls.issue(secret, self.toString(), self.host());
       return new PeerTls(
           GrpcSslContexts.configure(SslContextBuilder.forServer(tls.memberKey(), tls.memberCertificate()))
               .trustManager(tls.authority()).clientAuth(ClientAuth.REQUIRE).build(),

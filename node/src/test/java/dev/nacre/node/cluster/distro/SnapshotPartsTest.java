@@ -1,5 +1,6 @@
 package dev.nacre.node.cluster.distro;
 
+import dev.nacre.node.config.MemberAddress;
 import dev.nacre.node.cluster.LoopbackPorts;
 import dev.nacre.node.cluster.peer.PeerAuth;
 import dev.nacre.node.cluster.peer.PeerCallObserver;
@@ -136,13 +137,14 @@ class SnapshotPartsTest {
   private String startPeer(PeerGrpc.PeerImplBase service) throws IOException {
     int peerPort = LoopbackPorts.freeAbove(1001);
     String member = "127.0.0.1:" + (peerPort - 1001);
-    PeerAuth auth = new PeerAuth(SECRET, Set.of(SELF, member), member);
+    PeerAuth auth = new PeerAuth(SECRET, Set.of(MemberAddress.parse(SELF), MemberAddress.parse(member)), MemberAddress.parse(member));
     open.add(PeerServer.start("test", new InetSocketAddress("127.0.0.1", peerPort), pool -> service, auth, List.of(), 8, PeerCallObserver.NONE));
     return member;
   }
 
   private GrpcDistroTransport transport(String member) {
-    PeerChannels channels = new PeerChannels(SELF, new PeerAuth(SECRET, Set.of(SELF, member), SELF));
+    PeerChannels channels = new PeerChannels(MemberAddress.parse(SELF),
+        new PeerAuth(SECRET, Set.of(MemberAddress.parse(SELF), MemberAddress.parse(member)), MemberAddress.parse(SELF)));
     open.add(channels);
     return new GrpcDistroTransport(channels, Duration.ofSeconds(3), Duration.ofSeconds(60));
   }

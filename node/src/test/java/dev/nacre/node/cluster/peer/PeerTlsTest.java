@@ -1,5 +1,6 @@
 package dev.nacre.node.cluster.peer;
 
+import dev.nacre.node.config.MemberAddress;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,7 +8,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class PeerTlsTest {
-  private static final String SELF = "127.0.0.1:8848";
+  private static final MemberAddress SELF = new MemberAddress("127.0.0.1", 8848);
 
   @Test
   void aShortSecretIsRefusedWithTheSettingToFix() {
