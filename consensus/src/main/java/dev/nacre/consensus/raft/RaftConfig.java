@@ -61,8 +61,8 @@ public record RaftConfig(
   public enum HandlerThreads {
     /**
      * The threads that read the messages (the default): a thread hand-off less per message, worth
-     * 12-16% of a replicated write's CPU. Right while nothing in a handler waits on anything but
-     * this member's own disk.
+     * 12-16% of a replicated write's CPU (docs/PERFORMANCE.md). Right while nothing in a handler
+     * waits on anything but this member's own disk.
      */
     TRANSPORT,
     /**
@@ -101,8 +101,6 @@ public record RaftConfig(
 
   public RaftConfig {
     requireText(groupId, "groupId");
-    Objects.requireNonNull(handlerThreads, "handlerThreads");
-    Objects.requireNonNull(forwardInterceptor, "forwardInterceptor");
     requireText(selfId, "selfId");
     Objects.requireNonNull(peers, "peers");
     Objects.requireNonNull(storageDir, "storageDir: set a folder of its own for this member");
@@ -129,6 +127,8 @@ public record RaftConfig(
           + batchesInFlight + " and " + maxBatchOperations);
     }
     Objects.requireNonNull(batchLinger, "batchLinger");
+    Objects.requireNonNull(handlerThreads, "handlerThreads");
+    Objects.requireNonNull(forwardInterceptor, "forwardInterceptor");
     if (batchLinger.isNegative() || batchLinger.compareTo(requestTimeout) >= 0) {
       throw new IllegalArgumentException("batchLinger must be >= 0 and below requestTimeout, got "
           + batchLinger.toMillis() + " ms");

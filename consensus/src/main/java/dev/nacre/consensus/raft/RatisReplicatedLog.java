@@ -149,8 +149,9 @@ public final class RatisReplicatedLog implements ReplicatedLog {
 
   /**
    * The high 64 bits of every Raft client id that the member with this peer id uses (the low 64
-   * are random, so every client a member makes has its own id). Lets a fault-injecting harness tell which
-   * member a client request on the leader comes from; nothing else relies on it.
+   * are random, so every client a member makes has its own id), and of the entries it appends as
+   * leader. Whoever sees a client request on the leader (code hooked into Ratis' server, a log) can
+   * tell from it which member the request comes from.
    */
   public static long clientIdPrefix(String peerId) {
     return UUID.nameUUIDFromBytes(("nacre-raft-client:" + peerId).getBytes(StandardCharsets.UTF_8)).getMostSignificantBits();

@@ -191,7 +191,7 @@ public final class ForwardRpc implements LeaderForwards.Transport, AutoCloseable
           try {
             take(message, Long.BYTES, answer -> send.accept(ForwardStream.answer(id, answer)),
                 refusal -> send.accept(ForwardStream.refusal(id, refusal)));
-          } catch (RuntimeException e) { // the interceptor refused it: this batch fails, the stream stays
+          } catch (RuntimeException e) { // a ForwardInterceptor's refusal: this batch fails, the stream stays
             send.accept(ForwardStream.refusal(id, Status.UNAVAILABLE.withDescription(e.toString())));
           }
         }

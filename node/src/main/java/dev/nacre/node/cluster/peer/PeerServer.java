@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The gRPC server on the peer port (P+1001): mutual TLS, and every call must pass {@link PeerAuth}. At most
  * {@code maxCalls} calls run at once ({@link CallLimit}), on a pool of at most that many threads,
- * except owner writes, which start on the transport thread that read them ({@link PeerService#write}).
+ * except owner writes, which start on the transport thread that read them ({@link PeerService#write})
+ * unless interceptors were given (see {@link #start}).
  */
 public final class PeerServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PeerServer.class);
