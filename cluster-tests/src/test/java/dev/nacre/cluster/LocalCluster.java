@@ -1,9 +1,9 @@
 package dev.nacre.cluster;
 
-import dev.nacre.node.config.MemberAddress;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nacre.node.Node;
+import dev.nacre.node.config.MemberAddress;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.testkit.FreePorts;
 import dev.nacre.node.testkit.Http;

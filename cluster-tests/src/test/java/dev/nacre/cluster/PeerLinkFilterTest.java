@@ -1,9 +1,9 @@
 package dev.nacre.cluster;
 
-import dev.nacre.node.config.MemberAddress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nacre.node.cluster.peer.PeerAuth;
+import dev.nacre.node.config.MemberAddress;
 import dev.nacre.proto.peer.PeerGrpc;
 import dev.nacre.proto.peer.PingRequest;
 import java.nio.file.Path;

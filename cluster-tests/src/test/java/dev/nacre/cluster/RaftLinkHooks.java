@@ -1,7 +1,7 @@
 package dev.nacre.cluster;
 
-import dev.nacre.consensus.raft.RatisReplicatedLog;
 import dev.nacre.consensus.raft.ForwardInterceptor;
+import dev.nacre.consensus.raft.RatisReplicatedLog;
 import java.lang.reflect.Field;
 import java.util.List;
 import java.util.Map;

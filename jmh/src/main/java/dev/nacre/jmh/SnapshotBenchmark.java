@@ -1,8 +1,8 @@
 package dev.nacre.jmh;
 
+import dev.nacre.naming.model.Records;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.persistent.NamingStateMachine;
-import dev.nacre.naming.model.Records;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.proto.naming.NamingOperation;
 import java.io.IOException;

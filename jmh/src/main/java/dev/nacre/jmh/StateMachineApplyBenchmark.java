@@ -1,7 +1,7 @@
 package dev.nacre.jmh;
 
-import dev.nacre.naming.persistent.NamingStateMachine;
 import dev.nacre.naming.model.Records;
+import dev.nacre.naming.persistent.NamingStateMachine;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.proto.naming.NamingOperation;
 import java.io.IOException;

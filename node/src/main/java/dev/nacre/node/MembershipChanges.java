@@ -1,10 +1,10 @@
 package dev.nacre.node;
 
 import dev.nacre.node.StartingReplicatedLog;
-import dev.nacre.node.status.MembersApi;
 import dev.nacre.node.cluster.MemberList;
 import dev.nacre.node.config.MemberAddress;
 import dev.nacre.node.config.NodeConfig;
+import dev.nacre.node.status.MembersApi;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

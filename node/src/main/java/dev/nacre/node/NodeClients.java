@@ -1,11 +1,11 @@
 package dev.nacre.node;
 
 import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.naming.api.Subscriptions;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.naming.api.Subscriptions;
-import dev.nacre.node.naming.http.ClientDirectory;
 import dev.nacre.node.client.ClientConnections;
+import dev.nacre.node.naming.http.ClientDirectory;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;

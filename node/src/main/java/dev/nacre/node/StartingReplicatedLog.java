@@ -1,13 +1,13 @@
 package dev.nacre.node;
 
-import dev.nacre.consensus.raft.RaftMembers;
-import dev.nacre.node.config.MemberAddress;
-import dev.nacre.node.status.RaftAdminApi;
 import dev.nacre.consensus.raft.ConsensusUnavailableException;
 import dev.nacre.consensus.raft.RaftAdmin;
+import dev.nacre.consensus.raft.RaftMembers;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.RatisReplicatedLog;
 import dev.nacre.consensus.raft.ReplicatedLog;
+import dev.nacre.node.config.MemberAddress;
+import dev.nacre.node.status.RaftAdminApi;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;

@@ -1,6 +1,5 @@
 package dev.nacre.node;
 
-import dev.nacre.node.config.MemberAddress;
 import static dev.nacre.node.TestNode.NS;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +10,7 @@ import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.node.cluster.peer.PeerAuth;
+import dev.nacre.node.config.MemberAddress;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.testkit.FreePorts;
 import dev.nacre.proto.naming.InstanceId;

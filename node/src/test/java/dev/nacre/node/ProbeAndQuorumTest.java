@@ -1,13 +1,13 @@
 package dev.nacre.node;
 
-import dev.nacre.node.testkit.FreePorts;
-import dev.nacre.node.testkit.RawNacosClient;
 import static dev.nacre.node.TestNode.NS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
+import dev.nacre.node.testkit.FreePorts;
+import dev.nacre.node.testkit.RawNacosClient;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

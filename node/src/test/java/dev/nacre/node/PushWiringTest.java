@@ -4,10 +4,10 @@ import static dev.nacre.node.TestNode.NS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.nacre.naming.api.PushTarget;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServiceView;
-import dev.nacre.naming.api.PushTarget;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

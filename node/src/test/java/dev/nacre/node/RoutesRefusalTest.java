@@ -3,13 +3,13 @@ package dev.nacre.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nacre.naming.persistent.AuthRecords;
-import dev.nacre.node.status.Readiness;
 import dev.nacre.node.auth.AccessControl;
 import dev.nacre.node.auth.AuthDirectory;
 import dev.nacre.node.auth.HttpAccessRules;
 import dev.nacre.node.config.AuthSettings;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
+import dev.nacre.node.status.Readiness;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,6 +1,5 @@
 package dev.nacre.consensus.raft;
 
-import org.apache.ratis.thirdparty.com.google.common.net.HostAndPort;
 import dev.nacre.consensus.tls.TlsFiles;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -8,6 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.ratis.thirdparty.com.google.common.net.HostAndPort;
 
 /**
  * Everything one member needs to join its Raft group, validated once. Build with {@link #builder}.

@@ -2,10 +2,10 @@ package dev.nacre.naming.operations;
 
 import dev.nacre.naming.api.Completions;
 import dev.nacre.naming.model.InstanceKey;
-import dev.nacre.naming.model.InstancePatch;
 import dev.nacre.naming.model.InstanceOverride;
-import dev.nacre.naming.registry.OverrideTable;
+import dev.nacre.naming.model.InstancePatch;
 import dev.nacre.naming.model.Records;
+import dev.nacre.naming.registry.OverrideTable;
 import dev.nacre.proto.naming.NamingOperation;
 import dev.nacre.proto.naming.RemoveInstanceOverride;
 import java.util.concurrent.CompletableFuture;

@@ -1,9 +1,9 @@
 package dev.nacre.naming.operations;
 
-import dev.nacre.naming.model.InstanceOverride;
 import dev.nacre.consensus.raft.ReplicatedLog;
 import dev.nacre.naming.health.PeriodicTask;
 import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.model.InstanceOverride;
 import dev.nacre.naming.model.Records;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.proto.naming.NamingOperation;

@@ -1,6 +1,5 @@
 package dev.nacre.naming.persistent;
 
-import dev.nacre.naming.model.Records;
 import static dev.nacre.naming.persistent.RecordKeys.AUTH;
 import static dev.nacre.naming.persistent.RecordKeys.CLUSTERS;
 import static dev.nacre.naming.persistent.RecordKeys.INSTANCES;
@@ -11,6 +10,7 @@ import static dev.nacre.naming.persistent.RecordKeys.SERVICES;
 import dev.nacre.consensus.raft.OperationRejectedException;
 import dev.nacre.consensus.raft.Outcome;
 import dev.nacre.consensus.raft.ReplicatedStateMachine;
+import dev.nacre.naming.model.Records;
 import dev.nacre.naming.registry.PersistentState;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.proto.naming.AuthRecord;

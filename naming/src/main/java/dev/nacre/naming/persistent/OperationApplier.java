@@ -1,6 +1,5 @@
 package dev.nacre.naming.persistent;
 
-import dev.nacre.naming.model.Records;
 import static dev.nacre.naming.persistent.RecordKeys.AUTH;
 import static dev.nacre.naming.persistent.RecordKeys.CLUSTERS;
 import static dev.nacre.naming.persistent.RecordKeys.INSTANCES;
@@ -12,10 +11,11 @@ import dev.nacre.consensus.raft.OperationRejectedException;
 import dev.nacre.naming.model.ClusterInfo;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.model.InstanceOverride;
 import dev.nacre.naming.model.Namespace;
+import dev.nacre.naming.model.Records;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.naming.model.InstanceOverride;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.naming.registry.ServiceSnapshot;
 import dev.nacre.proto.naming.AuthRecord;

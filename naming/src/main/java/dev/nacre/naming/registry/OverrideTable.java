@@ -1,8 +1,8 @@
 package dev.nacre.naming.registry;
 
-import dev.nacre.naming.model.InstanceOverride;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
+import dev.nacre.naming.model.InstanceOverride;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;

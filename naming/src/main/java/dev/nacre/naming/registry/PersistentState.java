@@ -2,10 +2,10 @@ package dev.nacre.naming.registry;
 
 import dev.nacre.naming.model.ClusterInfo;
 import dev.nacre.naming.model.Instance;
+import dev.nacre.naming.model.InstanceOverride;
 import dev.nacre.naming.model.Namespace;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.naming.model.InstanceOverride;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
-import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.Records;
+import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.proto.naming.EphemeralInstance;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;

@@ -1,6 +1,5 @@
 package dev.nacre.naming.override;
 
-import dev.nacre.naming.operations.OverrideCleaner;
 import static dev.nacre.naming.support.NamingFixture.key;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,6 +9,7 @@ import dev.nacre.naming.ephemeral.EphemeralRecord;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstancePatch;
+import dev.nacre.naming.operations.OverrideCleaner;
 import dev.nacre.naming.support.DirectReplicatedLog;
 import dev.nacre.naming.support.NamingFixture;
 import dev.nacre.naming.support.NamingFixturePerTest;

@@ -1,6 +1,5 @@
 package dev.nacre.naming.persistent;
 
-import dev.nacre.naming.model.Records;
 import static dev.nacre.naming.support.NamingFixture.SERVICE;
 import static dev.nacre.naming.support.NamingFixture.instance;
 import static dev.nacre.naming.support.NamingFixture.key;
@@ -13,6 +12,7 @@ import dev.nacre.naming.model.ClusterInfo;
 import dev.nacre.naming.model.HealthCheckType;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.Namespace;
+import dev.nacre.naming.model.Records;
 import dev.nacre.naming.model.ServiceInfo;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.naming.support.NamingFixture;

@@ -1,10 +1,10 @@
 package dev.nacre.node.auth;
 
-import org.slf4j.LoggerFactory;
-import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.config.AuthSettings;
+import dev.nacre.node.config.NodeConfig;
 import java.time.Clock;
 import java.util.Optional;
+import org.slf4j.LoggerFactory;
 
 /**
  * Decides who may do what when client authentication is on: a request needs a token this cluster

@@ -1,9 +1,9 @@
 package dev.nacre.node.client;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.nacre.node.ports.OpenConnections;
 import dev.nacre.node.config.ClientSettings;
 import dev.nacre.node.config.MemberAddress;
+import dev.nacre.node.ports.OpenConnections;
 import dev.nacre.proto.nacos.Payload;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package dev.nacre.node.cluster;
 
-import dev.nacre.node.cluster.peer.PeerChannels;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.ReplicatedLog;
+import dev.nacre.node.cluster.peer.PeerChannels;
 import dev.nacre.proto.peer.PingRequest;
 import dev.nacre.proto.peer.PingResponse;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package dev.nacre.node.cluster;
 
-import dev.nacre.node.cluster.distro.DistroMessages;
-import dev.nacre.node.cluster.distro.SnapshotParts;
-import dev.nacre.node.cluster.forward.OwnerWriteCodec;
 import dev.nacre.consensus.distro.DistroReplicator;
 import dev.nacre.naming.api.Completions;
 import dev.nacre.naming.writes.EphemeralWrites;
+import dev.nacre.node.cluster.distro.DistroMessages;
+import dev.nacre.node.cluster.distro.SnapshotParts;
+import dev.nacre.node.cluster.forward.OwnerWriteCodec;
 import dev.nacre.proto.peer.DistroAck;
 import dev.nacre.proto.peer.DistroBatch;
 import dev.nacre.proto.peer.DistroSnapshot;

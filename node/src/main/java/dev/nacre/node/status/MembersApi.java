@@ -1,11 +1,11 @@
 package dev.nacre.node.status;
 
-import dev.nacre.node.http.Json;
 import dev.nacre.consensus.raft.ConsensusUnavailableException;
 import dev.nacre.node.config.MemberAddress;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.HttpError;
+import dev.nacre.node.http.Json;
 import dev.nacre.node.http.Router;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,5 @@
 package dev.nacre.node.client;
 
-import dev.nacre.node.naming.grpc.ServiceInfoJson;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nacre.naming.api.NamingOperations;
@@ -11,6 +10,7 @@ import dev.nacre.naming.model.ServiceView;
 import dev.nacre.node.Node;
 import dev.nacre.node.client.Replies.Reply;
 import dev.nacre.node.config.NodeConfig;
+import dev.nacre.node.naming.grpc.ServiceInfoJson;
 import dev.nacre.node.testkit.FreePorts;
 import java.nio.file.Path;
 import java.util.ArrayList;

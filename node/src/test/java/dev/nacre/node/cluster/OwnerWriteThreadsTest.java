@@ -1,11 +1,5 @@
 package dev.nacre.node.cluster;
 
-import dev.nacre.node.config.MemberAddress;
-import dev.nacre.node.cluster.forward.OwnerWrites;
-import dev.nacre.node.cluster.peer.PeerAuth;
-import dev.nacre.node.cluster.peer.PeerCallObserver;
-import dev.nacre.node.cluster.peer.PeerChannels;
-import dev.nacre.node.cluster.peer.PeerServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nacre.naming.model.Beat;
@@ -15,6 +9,12 @@ import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstancePatch;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.writes.EphemeralWrites;
+import dev.nacre.node.cluster.forward.OwnerWrites;
+import dev.nacre.node.cluster.peer.PeerAuth;
+import dev.nacre.node.cluster.peer.PeerCallObserver;
+import dev.nacre.node.cluster.peer.PeerChannels;
+import dev.nacre.node.cluster.peer.PeerServer;
+import dev.nacre.node.config.MemberAddress;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;

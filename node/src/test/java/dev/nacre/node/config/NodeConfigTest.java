@@ -1,9 +1,9 @@
 package dev.nacre.node.config;
 
-import dev.nacre.node.config.MemberAddress;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.nacre.node.config.MemberAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package dev.nacre.node.cluster.distro;
 
-import dev.nacre.node.cluster.peer.PeerChannels;
 import dev.nacre.consensus.distro.DistroBatch;
 import dev.nacre.consensus.distro.DistroRecord;
 import dev.nacre.consensus.distro.DistroSnapshot;
 import dev.nacre.consensus.distro.DistroTransport;
 import dev.nacre.consensus.distro.SnapshotRequest;
+import dev.nacre.node.cluster.peer.PeerChannels;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -1,6 +1,5 @@
 package dev.nacre.node.cluster.forward;
 
-import dev.nacre.node.cluster.peer.PeerChannels;
 import dev.nacre.naming.model.Beat;
 import dev.nacre.naming.model.BeatResult;
 import dev.nacre.naming.model.Instance;
@@ -8,6 +7,7 @@ import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstancePatch;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.writes.EphemeralWrites;
+import dev.nacre.node.cluster.peer.PeerChannels;
 import dev.nacre.proto.peer.OwnerWrite;
 import dev.nacre.proto.peer.OwnerWriteResult;
 import java.time.Duration;

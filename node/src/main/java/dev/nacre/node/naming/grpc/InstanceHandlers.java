@@ -1,9 +1,5 @@
 package dev.nacre.node.naming.grpc;
 
-import dev.nacre.node.client.ClientConnection;
-import dev.nacre.node.client.ClientConnections;
-import dev.nacre.node.client.PayloadCodec;
-import dev.nacre.node.client.Replies;
 import static dev.nacre.node.naming.grpc.NamingRequests.unsupportedType;
 
 import dev.nacre.naming.api.Completions;
@@ -11,10 +7,14 @@ import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.writes.InstanceWriteRouter;
+import dev.nacre.node.client.ClientConnection;
+import dev.nacre.node.client.ClientConnections;
+import dev.nacre.node.client.PayloadCodec;
+import dev.nacre.node.client.PayloadCodec.BadBodyException;
+import dev.nacre.node.client.Replies;
+import dev.nacre.node.client.Replies.Reply;
 import dev.nacre.node.naming.grpc.NamingRequests.BatchInstanceRequest;
 import dev.nacre.node.naming.grpc.NamingRequests.InstanceRequest;
-import dev.nacre.node.client.PayloadCodec.BadBodyException;
-import dev.nacre.node.client.Replies.Reply;
 import dev.nacre.proto.nacos.Payload;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,20 +1,20 @@
 package dev.nacre.node.naming.grpc;
 
-import dev.nacre.node.client.ClientConnection;
-import dev.nacre.node.client.ClientConnections;
-import dev.nacre.node.client.PayloadCodec;
-import dev.nacre.node.client.Replies;
 import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.naming.api.Subscriptions;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServicePage;
 import dev.nacre.naming.model.ServiceView;
-import dev.nacre.naming.api.Subscriptions;
+import dev.nacre.node.client.ClientConnection;
+import dev.nacre.node.client.ClientConnections;
+import dev.nacre.node.client.PayloadCodec;
+import dev.nacre.node.client.PayloadCodec.BadBodyException;
+import dev.nacre.node.client.Replies;
+import dev.nacre.node.client.Replies.Reply;
 import dev.nacre.node.naming.grpc.NamingRequests.ServiceListRequest;
 import dev.nacre.node.naming.grpc.NamingRequests.ServiceQueryRequest;
 import dev.nacre.node.naming.grpc.NamingRequests.SubscribeServiceRequest;
-import dev.nacre.node.client.PayloadCodec.BadBodyException;
-import dev.nacre.node.client.Replies.Reply;
 import dev.nacre.node.naming.selector.ServiceListSelector;
 import dev.nacre.proto.nacos.Payload;
 import java.util.Map;

@@ -1,12 +1,12 @@
 package dev.nacre.node.naming.grpc;
 
-import dev.nacre.node.client.PayloadCodec;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.ServiceView;
+import dev.nacre.node.client.PayloadCodec;
 
 /**
  * Instances and instance lists in the shape the Nacos client reads over gRPC: the service's plain

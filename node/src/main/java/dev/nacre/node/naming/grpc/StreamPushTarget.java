@@ -1,11 +1,11 @@
 package dev.nacre.node.naming.grpc;
 
-import dev.nacre.node.client.ClientConnection;
-import dev.nacre.node.client.PayloadCodec;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nacre.naming.api.PushTarget;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServiceView;
-import dev.nacre.naming.api.PushTarget;
+import dev.nacre.node.client.ClientConnection;
+import dev.nacre.node.client.PayloadCodec;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

@@ -1,6 +1,5 @@
 package dev.nacre.node.naming.http;
 
-import dev.nacre.node.http.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.ClusterInfo;
@@ -9,6 +8,7 @@ import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.HttpError;
+import dev.nacre.node.http.Json;
 import dev.nacre.node.http.Router;
 import java.util.Locale;
 import java.util.Map;

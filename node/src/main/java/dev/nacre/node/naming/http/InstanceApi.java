@@ -1,11 +1,11 @@
 package dev.nacre.node.naming.http;
 
-import dev.nacre.node.http.Json;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServiceView;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
+import dev.nacre.node.http.Json;
 import dev.nacre.node.http.Router;
 import java.net.InetSocketAddress;
 import java.util.Optional;

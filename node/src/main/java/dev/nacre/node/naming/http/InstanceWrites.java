@@ -1,16 +1,16 @@
 package dev.nacre.node.naming.http;
 
-import dev.nacre.node.http.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.nacre.naming.writes.InstanceWriteRouter;
 import dev.nacre.naming.model.Beat;
 import dev.nacre.naming.model.BeatResult;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstancePatch;
+import dev.nacre.naming.writes.InstanceWriteRouter;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.HttpError;
+import dev.nacre.node.http.Json;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

@@ -1,11 +1,11 @@
 package dev.nacre.node.naming.http;
 
-import dev.nacre.node.http.Json;
-import dev.nacre.node.http.Result;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.Namespace;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
+import dev.nacre.node.http.Json;
+import dev.nacre.node.http.Result;
 import dev.nacre.node.http.Router;
 import java.util.LinkedHashMap;
 import java.util.List;

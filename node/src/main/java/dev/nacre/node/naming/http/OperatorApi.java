@@ -1,16 +1,16 @@
 package dev.nacre.node.naming.http;
 
+import dev.nacre.naming.api.NamingOperations;
+import dev.nacre.naming.model.RegistryCounts;
+import dev.nacre.node.http.ApiRequest;
+import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.Json;
 import dev.nacre.node.http.Result;
+import dev.nacre.node.http.Router;
 import dev.nacre.node.status.ClusterStatus;
 import dev.nacre.node.status.LogLevels;
 import dev.nacre.node.status.NodeCounts;
-import dev.nacre.naming.api.NamingOperations;
-import dev.nacre.naming.model.RegistryCounts;
 import java.lang.management.ManagementFactory;
-import dev.nacre.node.http.ApiRequest;
-import dev.nacre.node.http.ApiResponse;
-import dev.nacre.node.http.Router;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

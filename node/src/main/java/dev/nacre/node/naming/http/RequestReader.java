@@ -1,12 +1,12 @@
 package dev.nacre.node.naming.http;
 
-import dev.nacre.node.http.Json;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstancePatch;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.HttpError;
+import dev.nacre.node.http.Json;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;

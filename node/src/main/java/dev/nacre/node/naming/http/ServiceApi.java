@@ -1,6 +1,5 @@
 package dev.nacre.node.naming.http;
 
-import dev.nacre.node.http.Json;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.Paging;
@@ -10,6 +9,7 @@ import dev.nacre.naming.model.ServicePage;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.HttpError;
+import dev.nacre.node.http.Json;
 import dev.nacre.node.http.Router;
 import dev.nacre.node.naming.selector.ServiceListSelector;
 import java.util.LinkedHashMap;

@@ -1,9 +1,9 @@
 package dev.nacre.node.naming.http;
 
-import dev.nacre.node.http.ApiResponse;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nacre.naming.model.ServiceView;
+import dev.nacre.node.http.ApiResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package dev.nacre.node.naming.http;
 
-import dev.nacre.node.status.MemberView;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.ServiceView;
+import dev.nacre.node.status.MemberView;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

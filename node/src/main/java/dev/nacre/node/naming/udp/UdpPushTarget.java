@@ -2,8 +2,8 @@ package dev.nacre.node.naming.udp;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.nacre.naming.model.ServiceView;
 import dev.nacre.naming.api.PushTarget;
+import dev.nacre.naming.model.ServiceView;
 import dev.nacre.node.naming.http.Views;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

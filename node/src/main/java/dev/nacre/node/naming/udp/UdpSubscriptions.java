@@ -1,8 +1,8 @@
 package dev.nacre.node.naming.udp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.api.Subscriptions;
+import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.node.naming.http.UdpSubscriber;
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -1,16 +1,16 @@
 package dev.nacre.node.cluster.distro;
 
-import dev.nacre.node.config.MemberAddress;
-import dev.nacre.node.cluster.LoopbackPorts;
-import dev.nacre.node.cluster.peer.PeerAuth;
-import dev.nacre.node.cluster.peer.PeerCallObserver;
-import dev.nacre.node.cluster.peer.PeerChannels;
-import dev.nacre.node.cluster.peer.PeerServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nacre.consensus.distro.DistroRecord;
 import dev.nacre.consensus.distro.DistroSnapshot;
 import dev.nacre.consensus.distro.SnapshotRequest;
+import dev.nacre.node.cluster.LoopbackPorts;
+import dev.nacre.node.cluster.peer.PeerAuth;
+import dev.nacre.node.cluster.peer.PeerCallObserver;
+import dev.nacre.node.cluster.peer.PeerChannels;
+import dev.nacre.node.cluster.peer.PeerServer;
+import dev.nacre.node.config.MemberAddress;
 import dev.nacre.proto.peer.PeerGrpc;
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -1,9 +1,9 @@
 package dev.nacre.node.cluster.peer;
 
-import dev.nacre.node.config.MemberAddress;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.nacre.node.config.MemberAddress;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,5 @@
 package dev.nacre.node.naming.grpc;
 
-import dev.nacre.node.client.PayloadCodec;
-import dev.nacre.node.client.Replies;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,6 +7,8 @@ import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.model.ServiceView;
+import dev.nacre.node.client.PayloadCodec;
+import dev.nacre.node.client.Replies;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -2,9 +2,9 @@ package dev.nacre.node.naming.udp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.api.PushTarget;
 import dev.nacre.naming.api.Subscriptions;
+import dev.nacre.naming.model.ServiceKey;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Clock;

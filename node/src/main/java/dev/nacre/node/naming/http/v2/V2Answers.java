@@ -1,9 +1,9 @@
 package dev.nacre.node.naming.http.v2;
 
 import dev.nacre.naming.api.Completions;
-import dev.nacre.node.http.Json;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
+import dev.nacre.node.http.Json;
 import dev.nacre.node.http.Router;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,14 +1,14 @@
 package dev.nacre.node.naming.http.v2;
 
-import dev.nacre.node.naming.udp.UdpPushTarget;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.ServiceKey;
-import dev.nacre.node.naming.http.ClientDirectory;
-import dev.nacre.node.http.Json;
-import dev.nacre.node.naming.http.RequestReader;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
+import dev.nacre.node.http.Json;
 import dev.nacre.node.http.Router;
+import dev.nacre.node.naming.http.ClientDirectory;
+import dev.nacre.node.naming.http.RequestReader;
+import dev.nacre.node.naming.udp.UdpPushTarget;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

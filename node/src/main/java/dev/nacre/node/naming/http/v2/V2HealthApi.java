@@ -7,11 +7,11 @@ import dev.nacre.naming.model.HealthCheckType;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstancePatch;
-import dev.nacre.node.http.Json;
-import dev.nacre.node.naming.http.RequestReader;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
+import dev.nacre.node.http.Json;
 import dev.nacre.node.http.Router;
+import dev.nacre.node.naming.http.RequestReader;
 import java.util.Optional;
 
 /**

@@ -1,15 +1,15 @@
 package dev.nacre.node.naming.http.v2;
 
 import dev.nacre.naming.api.NamingOperations;
-import dev.nacre.node.status.ClusterStatus;
-import dev.nacre.node.http.Json;
-import dev.nacre.node.status.MemberView;
-import dev.nacre.node.status.NodeCounts;
-import dev.nacre.node.naming.http.OperatorApi;
-import dev.nacre.node.naming.http.Views;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
+import dev.nacre.node.http.Json;
 import dev.nacre.node.http.Router;
+import dev.nacre.node.naming.http.OperatorApi;
+import dev.nacre.node.naming.http.Views;
+import dev.nacre.node.status.ClusterStatus;
+import dev.nacre.node.status.MemberView;
+import dev.nacre.node.status.NodeCounts;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
