@@ -21,11 +21,8 @@ import dev.nacre.node.config.MemberAddress;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.status.Readiness;
 import dev.nacre.proto.peer.PingResponse;
-import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -71,6 +68,7 @@ public final class ClusterServices implements AutoCloseable {
   private volatile boolean removed;
 
   private final List<ServerInterceptor> peerInterceptors;
+  private final ListedAtFile listedAt;
 
   /**
    * @param clock the node's wall clock; Distro reads it through {@link DistroReplicator#monotonicMillis}
@@ -82,8 +80,9 @@ public final class ClusterServices implements AutoCloseable {
       List<ServerInterceptor> peerInterceptors) {
     this.config = config;
     this.peerInterceptors = List.copyOf(peerInterceptors);
+    this.listedAt = new ListedAtFile(config.address(), config.dataDir());
     String self = config.address();
-    this.memberList = new MemberList(config.self(), config.members(), readListedAt());
+    this.memberList = new MemberList(config.self(), config.members(), listedAt.read());
     PeerAuth auth = new PeerAuth(tls, memberList::contains, config.self());
     this.members = new MemberTable(self, ids(config.members()), config.cluster().failedPingsToDown());
     this.channels = new PeerChannels(config.self(), auth);
@@ -266,43 +265,11 @@ public final class ClusterServices implements AutoCloseable {
         memberList.follow(m.logIndex(), MemberList.membersOf(m.peers()));
         if (memberList.listedAt() > before) {
           members.forgetRefusals(); // only refusals of the configuration that lists this node count
-          writeListedAt(memberList.listedAt());
+          listedAt.write(memberList.listedAt());
         }
       });
     } catch (RuntimeException e) {
       log.debug("[{}] Raft members not readable yet: {}", config.address(), e.toString());
-    }
-  }
-
-  /**
-   * Where this member keeps the log index of the last Raft configuration that listed it, so that
-   * after a restart it still tells its removal (a later configuration without it) from its
-   * addition (earlier ones without it, replayed while it catches up).
-   */
-  private Path listedAtFile() {
-    return config.dataDir().resolve("member-listed-at");
-  }
-
-  private long readListedAt() {
-    try {
-      Path file = listedAtFile();
-      return Files.exists(file) ? Long.parseLong(Files.readString(file).strip()) : -1;
-    } catch (IOException | NumberFormatException e) {
-      log.warn("[{}] cannot read {} ({}); taking this member as never listed", config.address(), listedAtFile(),
-          e.toString());
-      return -1;
-    }
-  }
-
-  private void writeListedAt(long index) {
-    try {
-      Files.createDirectories(config.dataDir());
-      Path tmp = listedAtFile().resolveSibling("member-listed-at.tmp");
-      Files.writeString(tmp, Long.toString(index));
-      Files.move(tmp, listedAtFile(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      log.warn("[{}] cannot write {} ({}); a restart may not recognise a removal", config.address(), listedAtFile(),
-          e.toString());
     }
   }
 
