@@ -16,6 +16,7 @@ import dev.nacre.node.naming.http.ClusterApi;
 import dev.nacre.node.naming.http.InstanceApi;
 import dev.nacre.node.naming.http.InstanceWrites;
 import dev.nacre.node.naming.http.NamespaceApi;
+import dev.nacre.node.naming.http.NamingErrors;
 import dev.nacre.node.naming.http.OperatorApi;
 import dev.nacre.node.naming.http.ServiceApi;
 import dev.nacre.node.naming.http.UdpSubscriber;
@@ -54,6 +55,7 @@ final class Routes {
     new ConsoleFiles().register(router);
     HttpAccessRules accessRules = new HttpAccessRules(access);
     router.guard(request -> refusal(request, accessRules, readiness, config.address()));
+    router.answerErrors(NamingErrors::answer);
     new AuthApi(access).register(router);
     // Nacos' v2 Open API: the same operations, in the {code, message, data} wrapper.
     new V2InstanceApi(naming, json, instanceWrites).register(router);

@@ -1,5 +1,6 @@
 package dev.nacre.naming.health;
 
+import dev.nacre.consensus.async.PeriodicTask;
 import dev.nacre.naming.api.NamingConfig;
 import dev.nacre.naming.model.ClusterInfo;
 import dev.nacre.naming.model.HealthCheckType;

@@ -1,9 +1,9 @@
 package dev.nacre.naming.operations;
 
+import dev.nacre.consensus.async.Completions;
 import dev.nacre.consensus.raft.ConsensusUnavailableException;
 import dev.nacre.consensus.raft.OperationRejectedException;
 import dev.nacre.consensus.raft.ReplicatedLog;
-import dev.nacre.naming.api.Completions;
 import dev.nacre.naming.api.NamingException;
 import dev.nacre.proto.naming.NamingOperation;
 import java.time.Duration;

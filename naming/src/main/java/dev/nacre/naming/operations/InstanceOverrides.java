@@ -1,6 +1,6 @@
 package dev.nacre.naming.operations;
 
-import dev.nacre.naming.api.Completions;
+import dev.nacre.consensus.async.Completions;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstanceOverride;
 import dev.nacre.naming.model.InstancePatch;

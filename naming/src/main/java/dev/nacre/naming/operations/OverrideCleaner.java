@@ -1,7 +1,7 @@
 package dev.nacre.naming.operations;
 
+import dev.nacre.consensus.async.PeriodicTask;
 import dev.nacre.consensus.raft.ReplicatedLog;
-import dev.nacre.naming.health.PeriodicTask;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.InstanceOverride;
 import dev.nacre.naming.model.Records;

@@ -1,6 +1,6 @@
 package dev.nacre.naming.writes;
 
-import dev.nacre.naming.api.Completions;
+import dev.nacre.consensus.async.Completions;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.model.Beat;
 import dev.nacre.naming.model.BeatResult;

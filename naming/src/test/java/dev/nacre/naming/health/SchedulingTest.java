@@ -5,6 +5,7 @@ import static dev.nacre.naming.support.NamingFixture.instance;
 import static dev.nacre.naming.support.NamingFixture.key;
 import static org.awaitility.Awaitility.await;
 
+import dev.nacre.consensus.async.PeriodicTask;
 import dev.nacre.naming.api.NamingConfig;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;

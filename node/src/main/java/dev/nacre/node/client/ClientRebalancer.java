@@ -1,6 +1,6 @@
 package dev.nacre.node.client;
 
-import dev.nacre.naming.health.PeriodicTask;
+import dev.nacre.consensus.async.PeriodicTask;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,6 @@
 package dev.nacre.node.client;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.nacre.naming.api.NamingException;
 
 /**
  * The common fields of Nacos responses ({@code resultCode} 200 or 500, {@code errorCode},
@@ -11,10 +10,10 @@ public final class Replies {
   static final int UNREGISTERED = 301;
   static final int NO_HANDLER = 302;
   static final int BAD_GATEWAY = 502;
-  static final int PARAM_INVALID = 400;
+  public static final int PARAM_INVALID = 400;
   /** Nacos' NO_RIGHT: client authentication refused the request. */
   static final int NO_RIGHT = 403;
-  static final int NOT_FOUND = 404;
+  public static final int NOT_FOUND = 404;
   static final int SERVER_ERROR = 500;
   public static final int UNAVAILABLE = 503;
 
@@ -45,15 +44,5 @@ public final class Replies {
 
   public static Reply error(PayloadCodec codec, int errorCode, String message) {
     return fail(codec, "ErrorResponse", errorCode, message);
-  }
-
-  /** A failed naming operation as the typed response with Nacos' code for it. */
-  public static Reply of(PayloadCodec codec, String type, NamingException e) {
-    return switch (e.kind()) {
-      case INVALID -> fail(codec, type, PARAM_INVALID, "Param check invalid:" + e.getMessage());
-      case CONFLICT -> fail(codec, type, PARAM_INVALID, e.getMessage());
-      case NOT_FOUND -> fail(codec, type, NOT_FOUND, e.getMessage());
-      case UNAVAILABLE -> fail(codec, type, UNAVAILABLE, e.getMessage());
-    };
   }
 }

@@ -1,6 +1,6 @@
 package dev.nacre.node.client;
 
-import dev.nacre.naming.api.Completions;
+import dev.nacre.consensus.async.Completions;
 import dev.nacre.node.client.PayloadCodec.BadBodyException;
 import dev.nacre.node.client.Replies.Reply;
 import dev.nacre.proto.nacos.Payload;

@@ -1,7 +1,7 @@
 package dev.nacre.node.cluster;
 
+import dev.nacre.consensus.async.Completions;
 import dev.nacre.consensus.distro.DistroReplicator;
-import dev.nacre.naming.api.Completions;
 import dev.nacre.naming.writes.EphemeralWrites;
 import dev.nacre.node.cluster.distro.DistroMessages;
 import dev.nacre.node.cluster.distro.SnapshotParts;

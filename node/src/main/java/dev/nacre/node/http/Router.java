@@ -1,13 +1,14 @@
 package dev.nacre.node.http;
 
-import dev.nacre.naming.api.Completions;
-import dev.nacre.naming.api.NamingException;
+import dev.nacre.consensus.async.Completions;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,15 @@ public final class Router {
     Optional<ApiResponse> refuse(ApiRequest request);
   }
 
+  /**
+   * Answers a domain's failure (its refusal types) in the API's terms; empty for a failure it does
+   * not know. Each domain adapter adds its own, so that this core knows no domain.
+   */
+  @FunctionalInterface
+  public interface ErrorAnswers {
+    Optional<ApiResponse> answer(Throwable failure);
+  }
+
   /** Hears every answered request: its route (the path, or "unmatched"), answer and time taken. */
   @FunctionalInterface
   public interface Observer {
@@ -49,6 +59,13 @@ public final class Router {
   private final Map<String, Map<String, AsyncHandler>> asyncRoutes = new HashMap<>();
   private volatile Guard guard = request -> Optional.empty();
   private volatile Observer observer = (request, route, response, nanos) -> { };
+  private final List<ErrorAnswers> errorAnswers = new CopyOnWriteArrayList<>();
+
+  /** Adds how a domain's failures are answered; asked in the order added, before the defaults. */
+  public Router answerErrors(ErrorAnswers answers) {
+    errorAnswers.add(java.util.Objects.requireNonNull(answers, "answers"));
+    return this;
+  }
 
   /** Sets the observer of every answered request (default: none). */
   public Router observe(Observer observer) {
@@ -152,8 +169,9 @@ public final class Router {
     }
   }
 
-  private static ApiResponse failed(ApiRequest request, Throwable e) {
-    ApiResponse response = toResponse(e);
+  private ApiResponse failed(ApiRequest request, Throwable e) {
+    ApiResponse response = errorAnswers.stream().map(a -> a.answer(e)).flatMap(Optional::stream).findFirst()
+        .orElseGet(() -> toResponse(e));
     if (response.status() >= 500) {
       log.warn("{} {} failed: {}", request.method(), request.path(), e.toString(), e);
     } else {
@@ -162,18 +180,10 @@ public final class Router {
     return response;
   }
 
-  /** Maps a failure to its status: our own errors, the domain's kinds, then 500. */
+  /** Maps a failure that no domain answered to its status: our own errors, bad arguments, then 500. */
   public static ApiResponse toResponse(Throwable e) {
     if (e instanceof HttpError h) {
       return ApiResponse.error(h.status(), h.getMessage());
-    }
-    if (e instanceof NamingException n) {
-      int status = switch (n.kind()) {
-        case INVALID, CONFLICT -> 400;
-        case NOT_FOUND -> 404;
-        case UNAVAILABLE -> 503;
-      };
-      return ApiResponse.error(status, n.getMessage());
     }
     if (e instanceof IllegalArgumentException) {
       return ApiResponse.error(400, e.getMessage());

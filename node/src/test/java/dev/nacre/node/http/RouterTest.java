@@ -2,7 +2,6 @@ package dev.nacre.node.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.nacre.naming.api.NamingException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,13 +16,20 @@ class RouterTest {
   private final List<String> observed = new ArrayList<>();
   private final Router router = new Router()
       .addAsync("POST", "/later", r -> pending)
-      .addAsync("POST", "/refused", r -> CompletableFuture.failedFuture(
-          new NamingException(NamingException.Kind.INVALID, "bad instance")))
+      .addAsync("POST", "/refused", r -> CompletableFuture.failedFuture(new Refused("bad instance")))
       .addAsync("POST", "/throws", r -> {
         throw HttpError.badRequest("Param 'ip' is required.");
       })
       .add("GET", "/sync", r -> ApiResponse.ok())
-      .observe((request, route, response, nanos) -> observed.add(route + " " + response.status()));
+      .observe((request, route, response, nanos) -> observed.add(route + " " + response.status()))
+      .answerErrors(e -> e instanceof Refused ? Optional.of(ApiResponse.error(400, e.getMessage())) : Optional.empty());
+
+  /** A domain's refusal, answered by the domain's {@link Router.ErrorAnswers}. */
+  private static final class Refused extends RuntimeException {
+    Refused(String message) {
+      super(message);
+    }
+  }
 
   @Test
   void anAsyncRouteAnswersWhenItsFutureCompletes() {

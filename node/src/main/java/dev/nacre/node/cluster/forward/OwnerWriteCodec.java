@@ -1,6 +1,6 @@
 package dev.nacre.node.cluster.forward;
 
-import dev.nacre.naming.api.Completions;
+import dev.nacre.consensus.async.Completions;
 import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.model.Beat;
 import dev.nacre.naming.model.BeatResult;

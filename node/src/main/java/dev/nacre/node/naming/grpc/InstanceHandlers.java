@@ -2,7 +2,7 @@ package dev.nacre.node.naming.grpc;
 
 import static dev.nacre.node.naming.grpc.NamingRequests.unsupportedType;
 
-import dev.nacre.naming.api.Completions;
+import dev.nacre.consensus.async.Completions;
 import dev.nacre.naming.api.NamingException;
 import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.ServiceKey;
@@ -141,7 +141,7 @@ final class InstanceHandlers {
       }
       Throwable cause = Completions.cause(error);
       if (cause instanceof NamingException e) {
-        return Replies.of(codec, responseType, e);
+        return NamingReplies.refused(codec, responseType, e);
       }
       throw cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
     });

@@ -52,7 +52,7 @@ final class QueryHandlers {
           r.serviceKey(), NamingRequests.clusters(r.cluster()), r.healthyOnly(), false);
       return withServiceInfo("QueryServiceResponse", view, r.cluster());
     } catch (NamingException e) {
-      return Replies.of(codec, "QueryServiceResponse", e);
+      return NamingReplies.refused(codec, "QueryServiceResponse", e);
     }
   }
 
@@ -71,7 +71,7 @@ final class QueryHandlers {
       }
       return ok;
     } catch (NamingException e) {
-      return Replies.of(codec, "ServiceListResponse", e);
+      return NamingReplies.refused(codec, "ServiceListResponse", e);
     }
   }
 
@@ -98,7 +98,7 @@ final class QueryHandlers {
       ok.body().put("message", "success");
       return ok;
     } catch (NamingException e) {
-      return Replies.of(codec, type, e);
+      return NamingReplies.refused(codec, type, e);
     }
   }
 

@@ -1,6 +1,6 @@
 package dev.nacre.node.naming.http.v2;
 
-import dev.nacre.naming.api.Completions;
+import dev.nacre.consensus.async.Completions;
 import dev.nacre.node.http.ApiRequest;
 import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.Json;

@@ -1,4 +1,4 @@
-package dev.nacre.naming.health;
+package dev.nacre.consensus.async;
 
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
