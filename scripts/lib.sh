@@ -102,7 +102,7 @@ fi
 
 # The checks below run every 50 ms while nodes start on the same cores, so they use bash alone:
 # a process per check (curl, awk, cat) took CPU the starting nodes needed (docs/PERFORMANCE.md,
-# "Restart", eighth session).
+# "Restart").
 
 # True while process PID runs. A killed process that its parent has not reaped yet (a zombie)
 # counts as gone: its ports and files are already released. Nodes started by cluster.sh are

@@ -4,7 +4,7 @@
 # node c % nodes). Usually run as `scripts/bench.sh --against zookeeper,etcd [...]`.
 #
 #   scripts/bench.sh --against zookeeper,etcd [--quick] [--sustained] [--nodes 1|3]
-#                    [--base-port P] [--keep] [--no-record]
+#                    [--base-port P] [--keep]
 #
 #   --against LIST  peers to run after Nacre: zookeeper, etcd or both (comma-separated)
 #   --quick         600 ephemeral / 200 persistent registrations, 5 s of queries a round (< 5 min)
@@ -14,7 +14,9 @@
 #   --nodes N       3 (default) or 1: a single Nacre node, a standalone ZooKeeper, a single etcd
 #   --base-port P   Nacre's first main port (default 19848); ZooKeeper uses P+300.., etcd P+400..
 #   --keep          keep the work folder (configs, data, logs, results.tsv)
-#   --no-record     print the table without appending it to docs/BENCHMARKS.md
+#
+# Prints the table (a Markdown section with its command, commit and setup): put its figures into
+# docs/BENCHMARKS.md in place of the old ones, which holds the current figures only.
 #
 # Needs: java 17, mvn (the bench module's dependencies come from Maven Central on the first
 # run), curl; etcd from Debian's etcd-server, installed with apt-get when missing.
@@ -27,7 +29,7 @@ peers_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$peers_dir/bench-module.sh"
 
 command_line="scripts/bench.sh $*"
-against=""; quick=false; sustained=false; nodes=3; base=19848; keep=false; record=true
+against=""; quick=false; sustained=false; nodes=3; base=19848; keep=false
 while [ $# -gt 0 ]; do
   case $1 in
     --against) against=$2; shift 2 ;;
@@ -37,8 +39,7 @@ while [ $# -gt 0 ]; do
     --nodes) nodes=$2; shift 2 ;;
     --base-port) base=$2; shift 2 ;;
     --keep) keep=true; shift ;;
-    --no-record) record=false; shift ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -157,8 +158,3 @@ driver report --in "$results" --command "$command_line" --commit "$commit" --set
 printf '\n%s\n' "$elections" >> "$work/report.md"
 echo
 cat "$work/report.md"
-if $record; then
-  { echo; cat "$work/report.md"; } >> "$nacre_root/docs/BENCHMARKS.md"
-  echo
-  echo "(appended to docs/BENCHMARKS.md)"
-fi
