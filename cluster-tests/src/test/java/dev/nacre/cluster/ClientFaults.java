@@ -1,5 +1,6 @@
 package dev.nacre.cluster;
 
+import dev.nacre.node.http.HttpGate;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -35,11 +36,11 @@ final class ClientFaults implements ClientGate {
   }
 
   @Override
-  public Decision decide(String node) {
+  public HttpGate.Decision decide(String node) {
     if (cutOff.contains(node)) {
-      return Decision.DROP;
+      return HttpGate.Decision.RESET;
     }
-    return Decision.hold(pauses.remaining(node));
+    return HttpGate.Decision.hold(pauses.remaining(node));
   }
 
   @Override

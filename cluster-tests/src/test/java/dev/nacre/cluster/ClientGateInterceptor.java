@@ -1,5 +1,6 @@
 package dev.nacre.cluster;
 
+import dev.nacre.node.http.HttpGate;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.ratis.thirdparty.io.grpc.ForwardingServerCall;
 import org.apache.ratis.thirdparty.io.grpc.ForwardingServerCallListener;
@@ -88,10 +89,10 @@ public final class ClientGateInterceptor implements ServerInterceptor {
 
   /** Asks the gate; waits out a HOLD. True to go on, false to drop. */
   private boolean pass() {
-    ClientGate.Decision d = gate.decide(self);
-    if (d.action() == ClientGate.Action.HOLD) {
+    HttpGate.Decision d = gate.decide(self);
+    if (d.action() == HttpGate.Action.HOLD) {
       LockSupport.parkNanos(d.hold().toNanos());
     }
-    return d.action() != ClientGate.Action.DROP;
+    return d.action() != HttpGate.Action.RESET;
   }
 }

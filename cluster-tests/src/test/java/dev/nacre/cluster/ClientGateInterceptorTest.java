@@ -3,6 +3,7 @@ package dev.nacre.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.nacre.node.http.HttpGate;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,7 +52,7 @@ class ClientGateInterceptorTest {
       .setType(MethodDescriptor.MethodType.UNARY).setFullMethodName("test.Gate/Echo")
       .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
 
-  private final ConcurrentLinkedDeque<ClientGate.Decision> script = new ConcurrentLinkedDeque<>();
+  private final ConcurrentLinkedDeque<HttpGate.Decision> script = new ConcurrentLinkedDeque<>();
   private final AtomicInteger handled = new AtomicInteger();
   private Server server;
   private ManagedChannel channel;
@@ -60,8 +61,8 @@ class ClientGateInterceptorTest {
   void start() throws IOException {
     ClientGate gate = node -> {
       assertThat(node).isEqualTo("127.0.0.1:1");
-      ClientGate.Decision d = script.poll();
-      return d == null ? ClientGate.Decision.PASS : d;
+      HttpGate.Decision d = script.poll();
+      return d == null ? HttpGate.Decision.PASS : d;
     };
     ServerServiceDefinition echo = ServerServiceDefinition.builder("test.Gate")
         .addMethod(ECHO, ServerCalls.asyncUnaryCall((request, answer) -> {
@@ -94,7 +95,7 @@ class ClientGateInterceptorTest {
 
   @Test
   void aDroppedCallIsUnavailableAndNeverHandled() {
-    script.add(ClientGate.Decision.DROP);
+    script.add(HttpGate.Decision.RESET);
     assertThatThrownBy(this::call).isInstanceOfSatisfying(StatusRuntimeException.class,
         e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
     assertThat(handled).hasValue(0);
@@ -102,9 +103,9 @@ class ClientGateInterceptorTest {
 
   @Test
   void aDroppedAnswerIsUnavailableThoughTheCallWasHandled() {
-    script.add(ClientGate.Decision.PASS);
-    script.add(ClientGate.Decision.PASS);
-    script.add(ClientGate.Decision.DROP);
+    script.add(HttpGate.Decision.PASS);
+    script.add(HttpGate.Decision.PASS);
+    script.add(HttpGate.Decision.RESET);
     assertThatThrownBy(this::call).isInstanceOfSatisfying(StatusRuntimeException.class,
         e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
     assertThat(handled).hasValue(1);
@@ -112,7 +113,7 @@ class ClientGateInterceptorTest {
 
   @Test
   void aHeldCallIsHandledAfterTheHold() {
-    script.add(ClientGate.Decision.hold(Duration.ofMillis(600)));
+    script.add(HttpGate.Decision.hold(Duration.ofMillis(600)));
     long t0 = System.nanoTime();
     assertThat(call()).containsExactly(42);
     assertThat(Duration.ofNanos(System.nanoTime() - t0)).isGreaterThanOrEqualTo(Duration.ofMillis(600));

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.nacre.node.Node;
 import dev.nacre.node.NodeSeams;
 import dev.nacre.node.config.NodeConfig;
+import dev.nacre.node.http.HttpGate;
 import dev.nacre.node.testkit.FreePorts;
 import dev.nacre.node.testkit.Http;
 import java.io.IOException;
@@ -34,7 +35,7 @@ class ClientGateTest {
   static Http http;
   static String base;
   /** Decisions to hand out in order; PASS once empty. */
-  static final ConcurrentLinkedDeque<ClientGate.Decision> script = new ConcurrentLinkedDeque<>();
+  static final ConcurrentLinkedDeque<HttpGate.Decision> script = new ConcurrentLinkedDeque<>();
   static final AtomicInteger asked = new AtomicInteger();
 
   @BeforeAll
@@ -48,8 +49,8 @@ class ClientGateTest {
     ClientGate gate = self -> {
       assertThat(self).isEqualTo(config.address());
       asked.incrementAndGet();
-      ClientGate.Decision d = script.poll();
-      return d == null ? ClientGate.Decision.PASS : d;
+      HttpGate.Decision d = script.poll();
+      return d == null ? HttpGate.Decision.PASS : d;
     };
     node = Node.start(config, FaultSeams.withClientGate(NodeSeams.defaults(), config.address(), gate));
     base = "http://127.0.0.1:" + config.port();
@@ -97,7 +98,7 @@ class ClientGateTest {
 
   @Test
   void droppedRequestResetsTheConnectionAndIsNotHandled() {
-    script.add(ClientGate.Decision.DROP);
+    script.add(HttpGate.Decision.RESET);
     long t0 = System.nanoTime();
     assertThatThrownBy(() -> rawExchange(NS + "/instance?" + Http.query(inst("gate-drop"))))
         .isInstanceOf(java.net.SocketException.class)
@@ -108,8 +109,8 @@ class ClientGateTest {
 
   @Test
   void droppedAnswerLosesOnlyTheAnswer() {
-    script.add(ClientGate.Decision.PASS);
-    script.add(ClientGate.Decision.DROP);
+    script.add(HttpGate.Decision.PASS);
+    script.add(HttpGate.Decision.RESET);
     assertThatThrownBy(() -> rawExchange(NS + "/instance?" + Http.query(inst("gate-drop-answer"))))
         .isInstanceOf(java.net.SocketException.class);
     // The write happened: a client that lost the answer cannot know, exactly as on a real network.
@@ -118,7 +119,7 @@ class ClientGateTest {
 
   @Test
   void heldRequestIsHandledAfterTheHold() {
-    script.add(ClientGate.Decision.hold(Duration.ofMillis(700)));
+    script.add(HttpGate.Decision.hold(Duration.ofMillis(700)));
     long t0 = System.nanoTime();
     Http.Response r = http.post(NS + "/instance", inst("gate-hold"));
     Duration took = Duration.ofNanos(System.nanoTime() - t0);
@@ -129,8 +130,8 @@ class ClientGateTest {
 
   @Test
   void heldAnswerArrivesAfterTheHoldWhileTheWriteIsAlreadyVisible() throws Exception {
-    script.add(ClientGate.Decision.PASS);
-    script.add(ClientGate.Decision.hold(Duration.ofMillis(1500)));
+    script.add(HttpGate.Decision.PASS);
+    script.add(HttpGate.Decision.hold(Duration.ofMillis(1500)));
     long t0 = System.nanoTime();
     var answer = java.util.concurrent.CompletableFuture.supplyAsync(() -> http.post(NS + "/instance", inst("gate-hold-answer")));
     // Looked up in-process: an HTTP list would go through the gate and take the scripted hold.
@@ -144,10 +145,10 @@ class ClientGateTest {
 
   @Test
   void decisionRejectsInconsistentHolds() {
-    assertThat(ClientGate.Decision.hold(Duration.ZERO)).isEqualTo(ClientGate.Decision.PASS);
-    assertThatThrownBy(() -> new ClientGate.Decision(ClientGate.Action.HOLD, Duration.ZERO))
+    assertThat(HttpGate.Decision.hold(Duration.ZERO)).isEqualTo(HttpGate.Decision.PASS);
+    assertThatThrownBy(() -> new HttpGate.Decision(HttpGate.Action.HOLD, Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new ClientGate.Decision(ClientGate.Action.DROP, Duration.ofSeconds(1)))
+    assertThatThrownBy(() -> new HttpGate.Decision(HttpGate.Action.RESET, Duration.ofSeconds(1)))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

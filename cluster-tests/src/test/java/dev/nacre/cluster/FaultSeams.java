@@ -34,13 +34,6 @@ final class FaultSeams {
 
   /** Asks {@code gate} about {@code node} for every request and answer of the HTTP port. */
   static HttpGate httpGate(String node, ClientGate gate) {
-    return (stage, client) -> {
-      ClientGate.Decision d = gate.decide(node);
-      return switch (d.action()) {
-        case PASS -> HttpGate.Decision.PASS;
-        case DROP -> HttpGate.Decision.RESET;
-        case HOLD -> HttpGate.Decision.hold(d.hold());
-      };
-    };
+    return (stage, client) -> gate.decide(node);
   }
 }

@@ -3,6 +3,7 @@ package dev.nacre.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.nacre.node.http.HttpGate;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -52,14 +53,14 @@ class PausesTest {
   @Test
   void clientTrafficIsDroppedWhenCutOffAndHeldWhenPaused() {
     ClientFaults clients = new ClientFaults(pauses);
-    assertThat(clients.decide("a")).isEqualTo(ClientGate.Decision.PASS);
+    assertThat(clients.decide("a")).isEqualTo(HttpGate.Decision.PASS);
     pauses.pause("a", Duration.ofMillis(800));
-    assertThat(clients.decide("a")).isEqualTo(ClientGate.Decision.hold(Duration.ofMillis(800)));
+    assertThat(clients.decide("a")).isEqualTo(HttpGate.Decision.hold(Duration.ofMillis(800)));
     clients.isolate("a");
-    assertThat(clients.decide("a")).isEqualTo(ClientGate.Decision.DROP);
-    assertThat(clients.decide("b")).isEqualTo(ClientGate.Decision.PASS);
+    assertThat(clients.decide("a")).isEqualTo(HttpGate.Decision.RESET);
+    assertThat(clients.decide("b")).isEqualTo(HttpGate.Decision.PASS);
     clients.heal("a");
     advance(Duration.ofMillis(800));
-    assertThat(clients.decide("a")).isEqualTo(ClientGate.Decision.PASS);
+    assertThat(clients.decide("a")).isEqualTo(HttpGate.Decision.PASS);
   }
 }
