@@ -83,7 +83,7 @@ public final class ClusterServices implements AutoCloseable {
     this.listedAt = new ListedAtFile(config.address(), config.dataDir());
     String self = config.address();
     this.memberList = new MemberList(config.self(), config.members(), listedAt.read());
-    PeerAuth auth = new PeerAuth(tls, memberList::contains, config.self());
+    PeerAuth auth = new PeerAuth(tls, memberList::member, config.self());
     this.members = new MemberTable(self, ids(config.members()), config.cluster().failedPingsToDown());
     this.channels = new PeerChannels(config.self(), auth);
     // While the rest of the start goes on: the first pings are what a start waits for.

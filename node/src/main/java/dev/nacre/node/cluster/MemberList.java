@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * The cluster's members (main-port addresses, self included) as this node knows them now. It
@@ -24,6 +26,8 @@ public final class MemberList {
 
   private final MemberAddress self;
   private volatile List<MemberAddress> current;
+  /** {@link #current} by member id, replaced with it: peer calls look their sender up here. */
+  private volatile Map<String, MemberAddress> byId;
   /**
    * Log index of the latest Raft configuration seen that lists this node; -1 before any. A
    * configuration without it is a removal only when it comes later: a member being added first
@@ -35,7 +39,7 @@ public final class MemberList {
   /** @param listedAt as {@link #listedAt()} remembered from an earlier run; -1 for none */
   public MemberList(MemberAddress self, List<MemberAddress> configured, long listedAt) {
     this.self = self;
-    this.current = List.copyOf(configured);
+    setCurrent(List.copyOf(configured));
     this.listedAt = listedAt;
   }
 
@@ -62,8 +66,9 @@ public final class MemberList {
     return current;
   }
 
-  public boolean contains(MemberAddress member) {
-    return current.contains(member);
+  /** The current member whose id ({@code host:port}) is {@code id}; empty for anyone else. */
+  public Optional<MemberAddress> member(String id) {
+    return Optional.ofNullable(byId.get(id));
   }
 
   /** False once this node has learnt that it was removed: it must not serve as a member. */
@@ -78,6 +83,11 @@ public final class MemberList {
 
   public MemberAddress self() {
     return self;
+  }
+
+  private void setCurrent(List<MemberAddress> members) {
+    byId = members.stream().collect(Collectors.toUnmodifiableMap(MemberAddress::toString, m -> m, (a, b) -> a));
+    current = members;
   }
 
   public void onChange(Consumer<Change> listener) {
@@ -100,7 +110,7 @@ public final class MemberList {
     List<MemberAddress> ordered = new ArrayList<>(current);
     ordered.removeAll(removed);
     ordered.addAll(added);
-    current = List.copyOf(ordered);
+    setCurrent(List.copyOf(ordered));
     Change change = new Change(current, Set.copyOf(added), Set.copyOf(removed));
     listeners.forEach(l -> l.accept(change));
     return true;

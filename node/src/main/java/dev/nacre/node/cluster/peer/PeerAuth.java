@@ -8,9 +8,11 @@ import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Predicate;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 import org.apache.ratis.thirdparty.io.grpc.CallOptions;
@@ -40,9 +42,13 @@ public final class PeerAuth {
   public static final String NOT_A_MEMBER = "the caller is not a member of this cluster";
   static final Metadata.Key<String> MEMBER = Metadata.Key.of("nacre-member", Metadata.ASCII_STRING_MARSHALLER);
 
-  private final MemberAddress self;
-  /** Who may call: the current members (they change when the operator adds or removes one). */
-  private final Predicate<MemberAddress> isMember;
+  /** This member's id, as every outgoing call names it. */
+  private final String self;
+  /**
+   * Who may call: the current member with a given id, empty for anyone else (members change when
+   * the operator adds or removes one). A lookup: the header is read on every peer call.
+   */
+  private final Function<String, Optional<MemberAddress>> memberById;
   private final PeerTls tls;
 
   /**
@@ -57,14 +63,22 @@ public final class PeerAuth {
 
   /** As above, or with an operator's certificates ({@code files}) instead of derived ones. */
   public PeerAuth(String secret, Set<MemberAddress> members, MemberAddress self, Optional<TlsFiles> files) {
-    this(PeerTls.create(secret, self, files), Set.copyOf(members)::contains, self);
+    this(PeerTls.create(secret, self, files), byId(members), self);
   }
 
-  /** With this member's TLS built already, the members being whoever {@code isMember} accepts at the time of each call. */
-  public PeerAuth(PeerTls tls, Predicate<MemberAddress> isMember, MemberAddress self) {
+  /**
+   * With this member's TLS built already, the members being whoever {@code memberById} finds by
+   * their id ({@code host:port}) at the time of each call.
+   */
+  public PeerAuth(PeerTls tls, Function<String, Optional<MemberAddress>> memberById, MemberAddress self) {
     this.tls = tls;
-    this.isMember = isMember;
-    this.self = self;
+    this.memberById = memberById;
+    this.self = self.toString();
+  }
+
+  private static Function<String, Optional<MemberAddress>> byId(Set<MemberAddress> members) {
+    Map<String, MemberAddress> ids = members.stream().collect(Collectors.toMap(MemberAddress::toString, m -> m));
+    return id -> Optional.ofNullable(ids.get(id));
   }
 
   /** The member a call's header names as its sender (verified once {@link #server()} admitted the call). */
@@ -90,7 +104,7 @@ public final class PeerAuth {
         return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
           @Override
           public void start(Listener<R> listener, Metadata headers) {
-            headers.put(MEMBER, self.toString());
+            headers.put(MEMBER, self);
             super.start(listener, headers);
           }
         };
@@ -107,10 +121,9 @@ public final class PeerAuth {
       @Override
       public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
         String named = headers.get(MEMBER);
-        Optional<MemberAddress> sender = memberNamed(named);
+        Optional<MemberAddress> sender = named == null ? Optional.empty() : memberById.apply(named);
         Optional<X509Certificate> certificate = peerCertificate(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION));
-        if (sender.isEmpty() || certificate.isEmpty() || !isMember.test(sender.get())
-            || !names(certificate.get(), sender.get())) {
+        if (sender.isEmpty() || certificate.isEmpty() || !names(certificate.get(), named, sender.get().host())) {
           call.close(Status.UNAUTHENTICATED.withDescription("peer call refused: " + NOT_A_MEMBER
               + " (its certificate is for " + certificate.map(c -> c.getSubjectX500Principal().getName())
                   .orElse("nobody") + ", its header names " + named
@@ -121,15 +134,6 @@ public final class PeerAuth {
         return next.startCall(call, headers);
       }
     };
-  }
-
-  /** The member a call's header names; empty when it names none or no address. */
-  private static Optional<MemberAddress> memberNamed(String header) {
-    try {
-      return header == null ? Optional.empty() : Optional.of(MemberAddress.parse(header));
-    } catch (IllegalArgumentException e) {
-      return Optional.empty();
-    }
   }
 
   /** A verified certificate of the caller; empty without TLS or a certificate. */
@@ -146,19 +150,18 @@ public final class PeerAuth {
   }
 
   /**
-   * Whether {@code certificate} was issued for {@code member}: a derived one names the member
-   * address itself; an operator's names the member address or its host (common name or a
-   * subject alternative name), as certificates for hosts do.
+   * Whether {@code certificate} was issued for {@code member} (an id, {@code host:port}) on
+   * {@code host}: a derived one names the member address itself; an operator's names the member
+   * address or its host (common name or a subject alternative name), as certificates for hosts do.
    */
-  private boolean names(X509Certificate certificate, MemberAddress member) {
+  private boolean names(X509Certificate certificate, String member, String host) {
     Optional<String> commonName = SecretDerivedTls.memberIdOf(certificate);
-    if (commonName.filter(member.toString()::equals).isPresent()) {
+    if (commonName.filter(member::equals).isPresent()) {
       return true;
     }
     if (!tls.operatorCertificates()) {
       return false;
     }
-    String host = member.host();
     if (commonName.filter(host::equalsIgnoreCase).isPresent()) {
       return true;
     }
