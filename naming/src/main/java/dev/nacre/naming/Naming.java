@@ -4,7 +4,8 @@ import dev.nacre.consensus.distro.DistroHandler;
 import dev.nacre.consensus.distro.DistroReplicator;
 import dev.nacre.consensus.distro.RecordHome;
 import dev.nacre.consensus.raft.ReplicatedLog;
-import dev.nacre.consensus.raft.ReplicatedStateMachine;
+import dev.nacre.consensus.state.DomainLog;
+import dev.nacre.consensus.state.StateDomain;
 import dev.nacre.naming.api.NamingConfig;
 import dev.nacre.naming.distro.EphemeralReplication;
 import dev.nacre.naming.ephemeral.EphemeralRecord;
@@ -17,15 +18,13 @@ import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.operations.OverrideCleaner;
 import dev.nacre.naming.operations.RegistryOperations;
 import dev.nacre.naming.persistent.AuthRecords;
-import dev.nacre.naming.persistent.NamingStateMachine;
+import dev.nacre.naming.persistent.PersistentNaming;
 import dev.nacre.naming.push.PushConfig;
 import dev.nacre.naming.push.PushService;
 import dev.nacre.naming.registry.RegistryIndex;
 import dev.nacre.naming.registry.ServiceSnapshot;
 import dev.nacre.naming.writes.EphemeralWrites;
 import dev.nacre.naming.writes.InstanceWriteRouter;
-import dev.nacre.storage.RocksStore;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -40,11 +39,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The naming registry of one node, built in the order its parts need each other:
- * {@link #open} loads the persistent state (the state machine a Raft member needs first);
- * {@link #attach} adds, on the replicated log, the ephemeral store, the operations every API calls
+ * {@link #open} makes its part of the replicated state ({@link #domain}, which the node's state
+ * machine loads before its Raft member starts); {@link #attach} adds, on the replicated log, the ephemeral store, the operations every API calls
  * and the push to subscribers; {@link #startChecks} starts the periodic work (heartbeats, override
  * clean-up, persistent health probes). A node starts these and needs no part's constructor.
- * {@link #close} stops push and the storage; the checks stop through the handle they returned.
+ * {@link #close} stops push; the checks stop through the handle they returned.
  */
 public final class Naming implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Naming.class);
@@ -54,7 +53,7 @@ public final class Naming implements AutoCloseable {
   private final PushConfig pushConfig;
   private final Clock clock;
   private final RegistryIndex index;
-  private final NamingStateMachine stateMachine;
+  private final PersistentNaming persistent;
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private ReplicatedLog replicatedLog;
   private EphemeralStore ephemeral;
@@ -62,57 +61,40 @@ public final class Naming implements AutoCloseable {
   private PushService push;
 
   private Naming(String nodeId, NamingConfig config, PushConfig pushConfig, Clock clock, RegistryIndex index,
-      NamingStateMachine stateMachine) {
+      PersistentNaming persistent) {
     this.nodeId = nodeId;
     this.config = config;
     this.pushConfig = pushConfig;
     this.clock = clock;
     this.index = index;
-    this.stateMachine = stateMachine;
-    resources.push(stateMachine);
+    this.persistent = persistent;
   }
 
-  /**
-   * Opens the persistent naming state in {@code dir} (RocksDB) for a new index, without reading it
-   * yet: see {@link #loadPersistentState}.
-   */
-  public static Naming open(String nodeId, NamingConfig config, PushConfig pushConfig, Path dir, Clock clock) {
+  /** A registry whose persistent part is loaded and applied by the node's state machine. */
+  public static Naming open(String nodeId, NamingConfig config, PushConfig pushConfig, Clock clock) {
     RegistryIndex index = new RegistryIndex();
-    return new Naming(nodeId, config, pushConfig, clock, index, NamingStateMachine.openUnread(dir, index));
+    return new Naming(nodeId, config, pushConfig, clock, index, new PersistentNaming(index));
   }
 
-  /**
-   * Reads the persistent state into the index (seconds for a large registry); before the Raft
-   * member starts, since it applies on top of that state, and before anything is served.
-   */
-  public void loadPersistentState() {
-    stateMachine.load();
-  }
-
-  /** What the Raft member applies committed entries to. */
-  public ReplicatedStateMachine stateMachine() {
-    return stateMachine;
+  /** Naming's part of the replicated state: its operations, column families and loading. */
+  public StateDomain domain() {
+    return persistent;
   }
 
   /** The users, roles and permissions of client authentication, as the log last applied them. */
   public AuthRecords authRecords() {
-    return stateMachine.authRecords();
-  }
-
-  /** The sizes of the persistent store (RocksDB), for the metrics. */
-  public RocksStore.Stats storageStats() {
-    return stateMachine.storageStats();
+    return persistent.authRecords();
   }
 
   /**
-   * Builds the registry on {@code replicatedLog}: ephemeral store, operations and push, which
-   * follows every change of the index.
+   * Builds the registry on the node's replicated log (naming's operations marked as its domain's):
+   * ephemeral store, operations and push, which follows every change of the index.
    */
-  public void attach(ReplicatedLog replicatedLog) {
+  public void attach(ReplicatedLog sharedLog) {
     if (operations != null) {
       throw new IllegalStateException("naming of " + nodeId + " is attached already");
     }
-    this.replicatedLog = Objects.requireNonNull(replicatedLog, "replicatedLog");
+    this.replicatedLog = new DomainLog(persistent, Objects.requireNonNull(sharedLog, "sharedLog"));
     ephemeral = new EphemeralStore(nodeId, clock, index);
     operations = new RegistryOperations(config, clock, replicatedLog, index, ephemeral);
     RegistryOperations views = operations;

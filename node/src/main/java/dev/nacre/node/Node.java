@@ -4,6 +4,7 @@ import static dev.nacre.node.StartThreads.await;
 
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.RatisReplicatedLog;
+import dev.nacre.consensus.state.DomainStateMachine;
 import dev.nacre.naming.Naming;
 import dev.nacre.naming.api.NamingOperations;
 import dev.nacre.naming.api.Subscriptions;
@@ -31,6 +32,7 @@ import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
@@ -91,17 +93,19 @@ public final class Node implements AutoCloseable {
     // for it (a key pair, signatures, the TLS providers' first use) before the peer port could open.
     CompletableFuture<PeerTls> peerTls = !config.clustered() ? null : StartThreads.start("peer-tls", config.address(),
         () -> PeerTls.create(config.cluster().secret(), config.self(), config.cluster().tlsFiles()));
-    Naming registry = Naming.open(config.address(), config.naming(), config.push(),
-        config.dataDir().resolve("naming"), clock);
+    Naming registry = Naming.open(config.address(), config.naming(), config.push(), clock);
     resources.push(registry);
+    // One Raft group for every domain: an entry is applied to their shared RocksDB whole or not at all.
+    DomainStateMachine state = DomainStateMachine.openUnread(config.dataDir().resolve("state"),
+        List.of(registry.domain()));
+    resources.push(state);
     // The Raft member starts on its own thread while the rest is built (see StartingReplicatedLog),
     // after reading the persistent state it applies onto: nothing is served before it runs.
     raft = new StartingReplicatedLog(config.self().raftPeerId(), StartThreads.start("raft-start", config.address(),
         () -> {
-          registry.loadPersistentState();
+          state.load();
           readiness.persistentLoaded();
-          return RatisReplicatedLog.start(NodeRaft.config(config, seams.raft()),
-              registry.stateMachine());
+          return RatisReplicatedLog.start(NodeRaft.config(config, seams.raft()), state);
         }));
     resources.push(raft);
     registry.attach(raft);
@@ -146,7 +150,7 @@ public final class Node implements AutoCloseable {
     metrics.watchRaft(raft::status);
     metrics.watchLeaderChanges(raft, StartingReplicatedLog::leaderChanges);
     metrics.watchRaftSnapshot(raft::latestSnapshot);
-    metrics.watchStorage(registry::storageStats);
+    metrics.watchStorage(state::storageStats);
     registry.push().observe(metrics.pushes());
     if (cluster != null) {
       metrics.watchDistro(cluster.replicator(), config.peers().stream().map(Object::toString).toList());

@@ -1,5 +1,6 @@
 package dev.nacre.naming.persistent;
 
+import dev.nacre.naming.support.NamingMachine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.nacre.consensus.raft.Outcome;
@@ -44,7 +45,7 @@ class AuthRecordStateTest {
 
   @Test
   void aCreateOfAnExistingRecordIsRefusedEvenWithinOneEntry() {
-    try (NamingStateMachine sm = NamingStateMachine.open(dir.resolve("db"), new RegistryIndex())) {
+    try (NamingMachine sm = NamingMachine.open(dir.resolve("db"), new RegistryIndex())) {
       long before = sm.authRecords().version();
       List<Outcome> outcomes = sm.apply(1, List.of(create("user", "nacos", "first"), create("user", "nacos", "second")));
       assertThat(outcomes).extracting(Outcome::isRejected).containsExactly(false, true);
@@ -61,17 +62,17 @@ class AuthRecordStateTest {
   @Test
   void recordsSurviveARestartAndTravelInASnapshot() throws java.io.IOException {
     Path snapshot = java.nio.file.Files.createDirectories(dir.resolve("snap"));
-    try (NamingStateMachine sm = NamingStateMachine.open(dir.resolve("a"), new RegistryIndex())) {
+    try (NamingMachine sm = NamingMachine.open(dir.resolve("a"), new RegistryIndex())) {
       sm.apply(1, List.of(put("user", "alice", "hash-a"), put("role", "dev\talice", ""),
           put("permission", "dev\tpublic:*:*\tr", ""), put("user", "bob", "hash-b")));
       sm.apply(2, List.of(remove("user", "bob")));
       sm.writeSnapshot(snapshot);
     }
-    try (NamingStateMachine reopened = NamingStateMachine.open(dir.resolve("a"), new RegistryIndex())) {
+    try (NamingMachine reopened = NamingMachine.open(dir.resolve("a"), new RegistryIndex())) {
       assertThat(reopened.authRecords().list("user")).containsOnlyKeys("alice");
       assertThat(value(reopened.authRecords(), "user", "alice")).isEqualTo("hash-a");
     }
-    try (NamingStateMachine other = NamingStateMachine.open(dir.resolve("b"), new RegistryIndex())) {
+    try (NamingMachine other = NamingMachine.open(dir.resolve("b"), new RegistryIndex())) {
       other.apply(1, List.of(put("user", "stale", "gone after the install")));
       other.installSnapshot(snapshot);
       assertThat(other.authRecords().list("user")).containsOnlyKeys("alice");

@@ -1,5 +1,6 @@
 package dev.nacre.naming.persistent;
 
+import dev.nacre.naming.support.NamingMachine;
 import static dev.nacre.naming.support.NamingFixture.SERVICE;
 import static dev.nacre.naming.support.NamingFixture.instance;
 import static dev.nacre.naming.support.NamingFixture.key;
@@ -80,7 +81,7 @@ class NamingStateMachineTest {
       entries = f.log.entries();
     }
     RegistryIndex index = new RegistryIndex();
-    try (NamingStateMachine sm = NamingStateMachine.open(db, index)) {
+    try (NamingMachine sm = NamingMachine.open(db, index)) {
       // Ratis may replay the log from the start after a restart: entry 5 re-adds 10.0.0.2,
       // which a double apply would resurrect although entry 6 removed it.
       for (int i = 0; i < entries.size(); i++) {
@@ -97,20 +98,20 @@ class NamingStateMachineTest {
     RegistryIndex index = new RegistryIndex();
     byte[] put = NamingOperation.newBuilder()
         .setPutInstance(Records.toRecord(instance("10.0.0.1", 80, false))).build().toByteArray();
-    try (NamingStateMachine sm = NamingStateMachine.open(dir.resolve("db"), index)) {
+    try (NamingMachine sm = NamingMachine.open(dir.resolve("db"), index)) {
       applyOne(sm, 1, put);
       applyOne(sm, 2, put);
       assertThat(index.service(SERVICE).orElseThrow().instances()).hasSize(1);
     }
     RegistryIndex reloaded = new RegistryIndex();
-    NamingStateMachine.open(dir.resolve("db"), reloaded).close();
+    NamingMachine.open(dir.resolve("db"), reloaded).close();
     assertThat(reloaded.service(SERVICE).orElseThrow().instances()).hasSize(1);
   }
 
   @Test
   void refusedOperationsConsumeTheirIndexAndChangeNothing() {
     RegistryIndex index = new RegistryIndex();
-    try (NamingStateMachine sm = NamingStateMachine.open(dir.resolve("db"), index)) {
+    try (NamingMachine sm = NamingMachine.open(dir.resolve("db"), index)) {
       sm.setCurrentTerm(3);
       byte[] create = NamingOperation.newBuilder().setCreateService(Records.toRecord(INFO)).build().toByteArray();
       applyOne(sm, 1, create);
@@ -136,7 +137,7 @@ class NamingStateMachineTest {
     byte[] put2 = NamingOperation.newBuilder()
         .setPutInstance(Records.toRecord(instance("10.0.0.2", 80, false))).build().toByteArray();
     List<byte[]> entry = List.of(createDev, put1, createDev, new byte[] {(byte) 0xff}, put2);
-    try (NamingStateMachine sm = NamingStateMachine.open(dir.resolve("db"), index)) {
+    try (NamingMachine sm = NamingMachine.open(dir.resolve("db"), index)) {
       List<Outcome> outcomes = sm.apply(1, entry);
       assertThat(outcomes).extracting(Outcome::isRejected).containsExactly(false, false, true, true, false);
       assertThat(outcomes.get(2).rejection()).contains("already exists");
@@ -146,7 +147,7 @@ class NamingStateMachineTest {
       assertThat(index.service(SERVICE).orElseThrow().instances()).hasSize(2);
     }
     RegistryIndex reloaded = new RegistryIndex();
-    NamingStateMachine.open(dir.resolve("db"), reloaded).close();
+    NamingMachine.open(dir.resolve("db"), reloaded).close();
     assertThat(reloaded.namespace("dev")).contains(DEV);
     assertThat(reloaded.service(SERVICE).orElseThrow().instances())
         .extracting(i -> i.key().ip()).containsExactlyInAnyOrder("10.0.0.1", "10.0.0.2");
@@ -155,7 +156,7 @@ class NamingStateMachineTest {
   @Test
   void removingAServiceWithPersistentInstancesIsRefusedDeterministically() {
     RegistryIndex index = new RegistryIndex();
-    try (NamingStateMachine sm = NamingStateMachine.open(dir.resolve("db"), index)) {
+    try (NamingMachine sm = NamingMachine.open(dir.resolve("db"), index)) {
       applyOne(sm, 1, NamingOperation.newBuilder().setPutService(Records.toRecord(INFO)).build().toByteArray());
       applyOne(sm, 2, NamingOperation.newBuilder()
           .setPutInstance(Records.toRecord(instance("10.0.0.1", 80, false))).build().toByteArray());
@@ -196,7 +197,7 @@ class NamingStateMachineTest {
   }
 
   /** Applies a one-operation entry; a refusal surfaces as the exception a submitter would get. */
-  private static byte[] applyOne(NamingStateMachine sm, long index, byte[] operation) {
+  private static byte[] applyOne(NamingMachine sm, long index, byte[] operation) {
     Outcome outcome = sm.apply(index, List.of(operation)).get(0);
     if (outcome.isRejected()) {
       throw new OperationRejectedException(outcome.rejection());

@@ -6,7 +6,7 @@ import dev.nacre.naming.model.Instance;
 import dev.nacre.naming.model.InstanceKey;
 import dev.nacre.naming.model.ServiceKey;
 import dev.nacre.naming.operations.RegistryOperations;
-import dev.nacre.naming.persistent.NamingStateMachine;
+import dev.nacre.naming.support.NamingMachine;
 import dev.nacre.naming.registry.RegistryIndex;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -21,7 +21,7 @@ public final class NamingFixture implements AutoCloseable {
   public final NamingConfig config;
   public final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
   public final RegistryIndex index = new RegistryIndex();
-  public final NamingStateMachine stateMachine;
+  public final NamingMachine stateMachine;
   public final DirectReplicatedLog log;
   public final EphemeralStore ephemeral;
   public final RegistryOperations ops;
@@ -33,7 +33,7 @@ public final class NamingFixture implements AutoCloseable {
   public NamingFixture(Path dir, NamingConfig config) {
     this.dir = dir;
     this.config = config;
-    this.stateMachine = NamingStateMachine.open(dir, index);
+    this.stateMachine = NamingMachine.open(dir, index);
     this.log = new DirectReplicatedLog(stateMachine);
     this.ephemeral = new EphemeralStore("node-1", clock, index);
     this.ops = new RegistryOperations(config, clock, log, index, ephemeral);
