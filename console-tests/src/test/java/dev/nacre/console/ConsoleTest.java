@@ -171,7 +171,7 @@ class ConsoleTest extends ConsoleOnOneNode {
       assertThat(page.browser().findElement(status).getAttribute("class")).contains("error");
       assertThat(page.browser().findElements(By.cssSelector("#services tbody tr"))).as("rows of a failed read")
           .isEmpty();
-      assertThat(page.text(By.id("updated"))).contains("1 of 6 reads failed");
+      assertThat(page.text(By.id("updated"))).contains("1 of 7 reads failed");
 
       group.clear();
       group.sendKeys("DEFAULT_GROUP");

@@ -65,7 +65,7 @@ class ConsoleFilesTest {
       }
       found++;
     }
-    assertThat(found).as("the page's three scripts and style sheet").isEqualTo(4);
+    assertThat(found).as("the page's five scripts and style sheet").isEqualTo(6);
   }
 
   @ParameterizedTest

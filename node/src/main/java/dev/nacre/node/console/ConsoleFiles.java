@@ -29,6 +29,8 @@ public final class ConsoleFiles {
       "console-api.js", JS,
       "console.js", JS,
       "console-admin.js", JS,
+      "console-config.js", JS,
+      "console-config-detail.js", JS,
       "console.css", "text/css;charset=UTF-8");
 
   /** {@code /} and {@code /nacos} (the router also matches {@code /nacos/}) show the page too. */

@@ -73,11 +73,14 @@ function logout() {
   refreshNow();
 }
 
-/** One API call; any failure throws an Error whose message says what was asked and what came back. */
-async function call(method, path, params) {
+/**
+ * One API call; any failure throws an Error whose message says what was asked and what came back.
+ * {@code headers} are extra request headers (Nacos reads a beta publish's betaIps from one).
+ */
+async function call(method, path, params, headers) {
   const query = new URLSearchParams(params);
   if (token) query.set('accessToken', token);
-  const init = { method, cache: 'no-store' };
+  const init = { method, cache: 'no-store', headers: headers || {} };
   let url = path;
   if (method === 'GET') {
     url += '?' + query;
