@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
     description = "Looks at and changes a running Nacre cluster through any of its nodes.",
     subcommands = {AdminCli.Status.class, AdminCli.Services.class, AdminCli.Instances.class,
         AdminCli.Offline.class, AdminCli.Online.class, AdminCli.LogLevel.class, AdminCli.Snapshot.class,
-        AdminCli.Leader.class, MembersCommand.class})
+        AdminCli.Leader.class, MembersCommand.class, ConfigCommand.class})
 public final class AdminCli {
   private static final String NS = "/nacos/v1/ns";
   /** Services fetched per page; a namespace holds at most 100,000 (nacre.naming.max-services-per-namespace). */
@@ -96,7 +96,8 @@ public final class AdminCli {
     /** The top command, whose options ({@code --server}, {@code --json}) every subcommand inherits. */
     AdminCli cli() {
       return parentCommand instanceof Leader leader ? leader.parent
-          : parentCommand instanceof MembersCommand members ? members.parent : (AdminCli) parentCommand;
+          : parentCommand instanceof MembersCommand members ? members.parent
+          : parentCommand instanceof ConfigCommand config ? config.parent : (AdminCli) parentCommand;
     }
 
     AdminHttp http() {

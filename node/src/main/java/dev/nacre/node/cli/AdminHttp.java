@@ -29,10 +29,17 @@ final class AdminHttp {
   static final class Failure extends RuntimeException {
     private static final long serialVersionUID = 1L;
     final int exitCode;
+    /** The node's HTTP status; 0 when there was no answer (or the failure is not the node's). */
+    final int status;
 
     Failure(String message, int exitCode) {
+      this(message, exitCode, 0);
+    }
+
+    Failure(String message, int exitCode, int status) {
       super(message);
       this.exitCode = exitCode;
+      this.status = status;
     }
   }
 
@@ -59,7 +66,7 @@ final class AdminHttp {
     }
     if (accessToken == null) {
       JsonNode answer = parse("/nacos/v1/auth/login", send("POST", "/nacos/v1/auth/login",
-          Map.of("username", login.username(), "password", login.password()), true));
+          Map.of("username", login.username(), "password", login.password()), true, false));
       accessToken = answer.path("accessToken").asText("");
       if (accessToken.isEmpty()) {
         throw new Failure(server + " logged " + login.username() + " in but gave no token: is client authentication"
@@ -69,21 +76,38 @@ final class AdminHttp {
     return accessToken;
   }
 
-  /** The body of a successful answer, as text. */
+  /** The body of a successful answer, as text; the params go in the query string. */
   String call(String method, String path, Map<String, String> params) {
+    return withToken(method, path, params, false, false);
+  }
+
+  /** As {@link #call}, with the params in a form body: for contents too long for a URL. */
+  String callWithForm(String method, String path, Map<String, String> params) {
+    return withToken(method, path, params, true, false);
+  }
+
+  /**
+   * As {@link #json}, sending empty params too ({@link #call} leaves them out): Nacos' configuration
+   * search requires {@code dataId} and {@code group}, empty for "any".
+   */
+  JsonNode jsonKeepingEmpty(String method, String path, Map<String, String> params) {
+    return parse(path, withToken(method, path, params, false, true));
+  }
+
+  private String withToken(String method, String path, Map<String, String> params, boolean form, boolean keepEmpty) {
     String token = accessToken();
-    if (token.isEmpty()) {
-      return send(method, path, params, false);
+    Map<String, String> sent = params;
+    if (!token.isEmpty()) {
+      sent = new java.util.LinkedHashMap<>(params);
+      sent.put("accessToken", token);
     }
-    Map<String, String> withToken = new java.util.LinkedHashMap<>(params);
-    withToken.put("accessToken", token);
-    return send(method, path, withToken, false);
+    return send(method, path, sent, form, keepEmpty);
   }
 
   /** @param form params in a form body (a password must not land in a URL, hence in logs) */
-  private String send(String method, String path, Map<String, String> params, boolean form) {
+  private String send(String method, String path, Map<String, String> params, boolean form, boolean keepEmpty) {
     String query = params.entrySet().stream()
-        .filter(e -> e.getValue() != null && !e.getValue().isEmpty())
+        .filter(e -> e.getValue() != null && (keepEmpty || !e.getValue().isEmpty()))
         .map(e -> encode(e.getKey()) + "=" + encode(e.getValue()))
         .collect(Collectors.joining("&"));
     URI uri = URI.create("http://" + server + path + (query.isEmpty() || form ? "" : "?" + query));
@@ -107,7 +131,7 @@ final class AdminHttp {
       String hint = response.statusCode() == 403 && login == null ? " (client authentication is on: give"
           + " --username, with the password in the environment variable " + AdminCli.PASSWORD_ENV + ")" : "";
       throw new Failure(server + " answered " + method + " " + path + " with "
-          + response.statusCode() + ": " + response.body().strip() + hint, 1);
+          + response.statusCode() + ": " + response.body().strip() + hint, 1, response.statusCode());
     }
     return response.body();
   }
