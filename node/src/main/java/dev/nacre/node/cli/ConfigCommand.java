@@ -8,6 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -195,9 +198,13 @@ final class ConfigCommand implements Callable<Integer> {
       params.put("pageSize", String.valueOf(HISTORY_PAGE));
       JsonNode body = http().json("GET", HISTORY, params);
       Table table = new Table("ID", "OP", "MD5", "USER", "IP", "TIME");
-      for (JsonNode r : body.path("pageItems")) {
-        table.row(r.path("id").asText(), operation(r.path("opType").asText()), r.path("md5").asText(),
-            r.path("srcUser").asText(), r.path("srcIp").asText(),
+      List<JsonNode> revisions = new ArrayList<>();
+      body.path("pageItems").forEach(revisions::add);
+      // Newest first, whatever order the node answered in (ids are numbers, sent as strings).
+      revisions.sort(Comparator.comparingLong((JsonNode r) -> r.path("id").asLong()).reversed());
+      for (JsonNode r : revisions) {
+        table.row(r.path("id").asText(), operation(r.path("opType").asText()), text(r.path("md5")),
+            text(r.path("srcUser")), text(r.path("srcIp")),
             time(r.has("lastModifiedTime") ? r.path("lastModifiedTime") : r.path("createdTime")));
       }
       if (table.size() == 0 && !cli().json) {
@@ -215,6 +222,11 @@ final class ConfigCommand implements Callable<Integer> {
       case "D" -> "delete";
       default -> opType;
     };
+  }
+
+  /** A field's text, "-" when absent or null (Nacos' history pages leave md5 out). */
+  static String text(JsonNode value) {
+    return value.isMissingNode() || value.isNull() || value.asText().isEmpty() ? "-" : value.asText();
   }
 
   /** A time as Nacos sends it: epoch milliseconds, or a formatted string kept as it is. */

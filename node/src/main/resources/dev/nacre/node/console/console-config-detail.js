@@ -29,10 +29,10 @@ function forgetConfigDetail() {
   ['config-history', 'config-listeners'].forEach((t) => renderRows(t, [], () => null));
 }
 
-/** A time as Nacos sends it: epoch milliseconds or an already formatted string. */
+/** A time as Nacos sends it: epoch milliseconds, an ISO time, or another string shown as it is. */
 function timeText(t) {
   if (t === undefined || t === null || t === '') return '—';
-  const ms = typeof t === 'number' ? t : /^\d+$/.test(String(t)) ? Number(t) : NaN;
+  const ms = typeof t === 'number' || /^\d+$/.test(String(t)) ? Number(t) : Date.parse(String(t));
   return Number.isNaN(ms) ? String(t) : new Date(ms).toLocaleString();
 }
 

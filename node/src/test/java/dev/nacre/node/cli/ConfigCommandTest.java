@@ -151,7 +151,7 @@ class ConfigCommandTest {
     String page = "{\"totalCount\":2,\"pageNumber\":1,\"pagesAvailable\":1,\"pageItems\":["
         + "{\"id\":12,\"dataId\":\"a\",\"group\":\"DEFAULT_GROUP\",\"tenant\":\"\",\"md5\":\"m2\",\"opType\":\"U         \","
         + "\"srcUser\":\"nacos\",\"srcIp\":\"10.0.0.9\",\"createdTime\":0,\"lastModifiedTime\":1000},"
-        + "{\"id\":7,\"dataId\":\"a\",\"group\":\"DEFAULT_GROUP\",\"tenant\":\"\",\"md5\":\"m1\",\"opType\":\"I\","
+        + "{\"id\":\"7\",\"dataId\":\"a\",\"group\":\"DEFAULT_GROUP\",\"tenant\":\"\",\"opType\":\"I\",\"md5\":null,"
         + "\"srcUser\":\"\",\"srcIp\":\"10.0.0.9\",\"createdTime\":0,\"lastModifiedTime\":\"2026-12-07 10:00:00\"}]}";
     answers.put("GET /nacos/v1/cs/history", new Answer(200, page));
     Run history = run("config", "history", "a");
@@ -159,7 +159,7 @@ class ConfigCommandTest {
     assertThat(history.out().lines()).hasSize(3);
     assertThat(history.out().lines().findFirst().orElseThrow()).matches("ID\\s+OP\\s+MD5\\s+USER\\s+IP\\s+TIME");
     assertThat(history.out()).containsPattern("12\\s+update\\s+m2\\s+nacos\\s+10.0.0.9\\s+1970-01-01T00:00:01Z")
-        .containsPattern("7\\s+insert\\s+m1\\s+10.0.0.9\\s+2026-12-07 10:00:00");
+        .containsPattern("7\\s+insert\\s+-\\s+-\\s+10.0.0.9\\s+2026-12-07 10:00:00");
     assertThat(requests.get(0).query()).containsEntry("search", "accurate").containsEntry("dataId", "a");
     assertThat(run("--json", "config", "history", "a").out()).contains("\"pagesAvailable\" : 1");
 
