@@ -248,7 +248,9 @@ async function publishConfig() {
     dataId: n.dataId, group: n.group, tenant: tenantOf(editing.namespace), content: n.content, type: n.type,
     desc: n.desc,
   };
-  if (editing.old && editing.old.md5 && editing.mode !== 'create') params.casMd5 = editing.old.md5;
+  // A formal publish replaces only what the editor was opened on; a beta's CAS would compare the
+  // beta content instead, which the editor does not hold.
+  if (editing.old && editing.old.md5 && editing.mode !== 'create' && !n.betaIps) params.casMd5 = editing.old.md5;
   const headers = {};
   if (n.betaIps) {
     params.betaIps = n.betaIps;
