@@ -233,11 +233,15 @@ async function reviewConfig(e) {
   const added = diff.filter((d) => d.op === '+').length;
   const removed = diff.filter((d) => d.op === '-').length;
   const what = editing.old ? (editing.mode === 'create' ? 'This replaces the existing configuration: ' : '')
-    + `${added} lines added, ${removed} removed` : `A new configuration of ${added} lines`;
+    + `${lines(added)} added, ${lines(removed)} removed` : `A new configuration of ${lines(added)}`;
   $('config-review-summary').textContent = `${what}${next.betaIps ? `; published as a beta to ${next.betaIps} only` : ''}.`
     + (added + removed === 0 && editing.old ? ' The content is unchanged.' : '');
   $('config-review-box').hidden = false;
   $('config-publish').focus();
+}
+
+function lines(n) {
+  return n === 1 ? '1 line' : `${n} lines`;
 }
 
 async function publishConfig() {
