@@ -6,6 +6,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.nacre.node.testkit.Http;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -125,6 +130,32 @@ class ConsoleConfigTest extends ConsoleOnOneNode {
           .untilAsserted(() -> assertThat(beta().path("betaIps").asText("")).isEmpty());
       page.waiting(ConsolePage.UI_WAIT).until(d -> !d.findElement(By.id("config-beta")).isDisplayed());
     });
+  }
+
+  @Test
+  void showsAClientHoldingALongPollOnTheConfiguration() throws Exception {
+    assertThat(page.http().post(CONFIGS, Map.of("dataId", "watched.properties", "group", "DEFAULT_GROUP",
+        "content", "k=v")).body()).isEqualTo("true");
+    String md5 = json(page.http().get(CONFIGS, Map.of("dataId", "watched.properties", "group", "DEFAULT_GROUP",
+        "show", "all"))).path("md5").asText();
+    // Nacos 1.x's long poll, held open by the node while the client's md5 is current.
+    String probe = "watched.properties\u0002DEFAULT_GROUP\u0002" + md5 + "\u0001";
+    String form = "Listening-Configs=" + URLEncoder.encode(probe, StandardCharsets.UTF_8);
+    URI base = URI.create(page.base());
+    try (Socket poll = new Socket(base.getHost(), base.getPort())) {
+      OutputStream out = poll.getOutputStream();
+      out.write(("POST /nacos/v1/cs/configs/listener HTTP/1.1\r\nHost: x\r\nLong-Pulling-Timeout: 30000\r\n"
+          + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " + form.length() + "\r\n\r\n" + form)
+          .getBytes(StandardCharsets.ISO_8859_1));
+      out.flush();
+      page.inBrowser("ConsoleConfigTest-listeners", () -> {
+        page.open();
+        page.click(By.cssSelector(row("watched.properties") + " button.view-config"));
+        String listener = "#config-listeners tr[data-listener='127.0.0.1']";
+        page.waitForText(ConsolePage.field(listener, "md5"), md5);
+        assertThat(page.text(ConsolePage.field(listener, "current"))).isEqualTo("current");
+      });
+    }
   }
 
   private JsonNode beta() {
