@@ -37,6 +37,12 @@ class ConfigClientRequestsTest {
   private static final Duration WAIT = Duration.ofSeconds(5);
   private final RecordingConfigs configs = new RecordingConfigs();
   private final ConfigPushCounts counts = new ConfigPushCounts();
+  private final List<String> checked = new java.util.concurrent.CopyOnWriteArrayList<>();
+  /** Refuses the namespace "secret"; records what each request was checked for. */
+  private final RequestAccess access = (token, namespace, write) -> {
+    checked.add(namespace + (write ? " write" : " read"));
+    return namespace.equals("secret") ? java.util.Optional.of("no right to " + namespace) : java.util.Optional.empty();
+  };
   private ScheduledExecutorService timer;
   private ClientGrpcServer server;
   private RawNacosClient client;
@@ -51,7 +57,7 @@ class ConfigClientRequestsTest {
             "QueryServiceResponse"))), Set.of(), Set.of("ServiceQueryRequest"));
     server = ClientGrpcServer.start("test", new InetSocketAddress("127.0.0.1", 0), ClientSettings.defaults(),
         ClientRequestHandlers.combine(naming, ConfigClientRequests.on("test", configs, configs, fast, counts)),
-        Clock.systemUTC(), timer, List.of(), ClientRequestObserver.NONE, RequestAccess.OPEN);
+        Clock.systemUTC(), timer, List.of(), ClientRequestObserver.NONE, access);
     client = new RawNacosClient(server.port());
     client.call("ServerCheckRequest", "{}");
     client.setUp();
@@ -73,6 +79,16 @@ class ConfigClientRequestsTest {
         ConfigClientRequests.on("t", configs, configs, Duration.ofSeconds(1), ConfigPushObserver.NONE));
     assertThatThrownBy(() -> twice.create(null, server.connections()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("two domains answer Config");
+  }
+
+  @Test
+  void accessIsCheckedOnTheTenantOfConfigRequestsAndTheNamespaceOfNamingOnes() {
+    Reply refused = client.call("ConfigQueryRequest", "{\"dataId\":\"d\",\"group\":\"g\",\"tenant\":\"secret\"}");
+    assertThat(List.of(refused.type(), refused.errorCode())).containsExactly("ErrorResponse", 403);
+    client.call("ConfigPublishRequest", "{\"dataId\":\"d\",\"group\":\"g\",\"tenant\":\"t1\",\"content\":\"v\"}");
+    client.call("ServiceQueryRequest", "{\"namespace\":\"n1\",\"tenant\":\"wrong\"}");
+    assertThat(checked).containsExactly("secret read", "t1 write", "n1 read");
+    assertThat(configs.publishes).hasSize(1);
   }
 
   @Test
