@@ -19,13 +19,14 @@ import java.util.concurrent.CompletableFuture;
  * @param writes the types that change data: counted against a connection's write allowance and,
  *     with authentication on, checked for write access to the request's namespace
  * @param reads the types that read a namespace (checked for read access with authentication on)
- * @param namespaceFields the body field that names the namespace, by request type, where it is
- *     not {@code namespace} (configuration requests name it {@code tenant})
+ * @param namespaceFields where the body names the namespace, as a JSON Pointer, by request type,
+ *     where it is not {@code /namespace} (configuration requests name it {@code /tenant}; a batch
+ *     listen in its first key, as Nacos checks it)
  */
 public record ClientRequestHandlers(Map<String, Handler> handlers, Set<String> writes, Set<String> reads,
     Map<String, String> namespaceFields) {
-  /** The field naming requests carry their namespace in. */
-  public static final String NAMESPACE = "namespace";
+  /** Where naming requests carry their namespace. */
+  public static final String NAMESPACE = "/namespace";
 
   public ClientRequestHandlers {
     handlers = Map.copyOf(handlers);
@@ -39,7 +40,7 @@ public record ClientRequestHandlers(Map<String, Handler> handlers, Set<String> w
     this(handlers, writes, reads, Map.of());
   }
 
-  /** The body field of a request of {@code type} that names its namespace. */
+  /** Where the body of a request of {@code type} names its namespace (a JSON Pointer). */
   public String namespaceField(String type) {
     return namespaceFields.getOrDefault(type, NAMESPACE);
   }

@@ -83,8 +83,8 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
 
   /**
    * Auth on: a domain request needs its namespace's read or write access, by the token in its
-   * headers; the namespace is in the field its domain names ({@code namespace}, or {@code tenant}
-   * for configuration requests).
+   * headers; the namespace is where its domain says ({@code namespace}, or {@code tenant} for
+   * configuration requests).
    */
   private Optional<String> refusal(String type, Payload payload) throws BadBodyException {
     boolean write = writes.contains(type);
@@ -93,7 +93,7 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
     }
     Optional<String> token = Optional.ofNullable(payload.getMetadata().getHeadersMap().get("accessToken"))
         .filter(t -> !t.isEmpty());
-    return access.refusal(token, codec.body(payload).path(domain.namespaceField(type)).asText(""), write);
+    return access.refusal(token, codec.body(payload).at(domain.namespaceField(type)).asText(""), write);
   }
 
   private CompletableFuture<Reply> answer(String connectionId, Payload payload) {

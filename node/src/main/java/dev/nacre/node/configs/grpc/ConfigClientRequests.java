@@ -51,7 +51,9 @@ public final class ConfigClientRequests {
               METRIC, now(configs::metric)),
           Set.of(PUBLISH, REMOVE),
           Set.of(QUERY, LISTEN),
-          Map.of(QUERY, "tenant", PUBLISH, "tenant", REMOVE, "tenant", LISTEN, "tenant"));
+          // A batch listen names no tenant itself: its first key's, as Nacos checks it (the client
+          // sends the keys of one namespace together).
+          Map.of(QUERY, "/tenant", PUBLISH, "/tenant", REMOVE, "/tenant", LISTEN, "/configListenContexts/0/tenant"));
     };
   }
 }

@@ -80,9 +80,6 @@ final class ListenHandlers {
           }
         }
       }
-      if (listener.size() == 0) {
-        byConnection.remove(connection.id(), listener);
-      }
       // Closed meanwhile: the close listeners may have run before these keys were added.
       connections.afterWrite(connection);
       return ok;
