@@ -218,6 +218,19 @@ class ConfigClientRequestsTest {
   }
 
   @Test
+  void aRetryThatIsAnsweredCountsOnceAcked() throws Exception {
+    listen("d", "");
+    client.answerServerRequests(false);
+    client.call("ConfigPublishRequest", "{\"dataId\":\"d\",\"group\":\"g\",\"content\":\"v\"}");
+    client.next("ConfigChangeNotifyRequest", WAIT);
+    client.answerServerRequests(true);
+    client.next("ConfigChangeNotifyRequest", WAIT);
+    await().atMost(WAIT).until(() -> counts.count(Outcome.ACKED) == 1);
+    assertThat(counts.count(Outcome.FAILED)).isEqualTo(1);
+    assertThat(counts.count(Outcome.GAVE_UP)).isZero();
+  }
+
+  @Test
   void cancelledAndClosedListenersHearNothingMore() throws Exception {
     listen("d", "");
     client.call("ConfigBatchListenRequest", "{\"listen\":false,\"configListenContexts\":["
