@@ -167,4 +167,18 @@ class ConfigOperationsTest {
     ThrowingCallable call = detached::operations;
     assertThatThrownBy(call).isInstanceOf(IllegalStateException.class).hasMessageContaining("not attached");
   }
+
+  @Test
+  void checksRunOnTheGivenSchedulerUntilTheirHandleCloses() throws Exception {
+    java.util.concurrent.ScheduledThreadPoolExecutor scheduler = new java.util.concurrent.ScheduledThreadPoolExecutor(1);
+    scheduler.setRemoveOnCancelPolicy(true);
+    try {
+      AutoCloseable checks = node.config.startChecks(scheduler);
+      assertThat(scheduler.getQueue()).hasSize(1);
+      checks.close();
+      assertThat(scheduler.getQueue()).isEmpty();
+    } finally {
+      scheduler.shutdownNow();
+    }
+  }
 }
