@@ -18,10 +18,13 @@ import dev.nacre.node.auth.AuthDirectory;
 import dev.nacre.node.client.ClientConnections;
 import dev.nacre.node.client.ClientGrpcServer;
 import dev.nacre.node.client.ClientRebalancer;
+import dev.nacre.node.client.ClientRequestHandlers;
 import dev.nacre.node.client.RequestAccess;
 import dev.nacre.node.cluster.ClusterServices;
 import dev.nacre.node.cluster.peer.PeerTls;
 import dev.nacre.node.config.NodeConfig;
+import dev.nacre.node.configs.grpc.ConfigClientRequests;
+import dev.nacre.node.configs.grpc.ConfigPushCounts;
 import dev.nacre.node.http.HttpServer;
 import dev.nacre.node.http.RequestWaits;
 import dev.nacre.node.http.Router;
@@ -57,6 +60,8 @@ public final class Node implements AutoCloseable {
   private StartingReplicatedLog raft;
   private NamingOperations naming;
   private ConfigOperations configs;
+  /** Change notifications to gRPC config listeners, by outcome (for the meters, when hooked). */
+  private final ConfigPushCounts configPushes = new ConfigPushCounts();
   private Subscriptions push;
   private ClusterServices cluster;
   private HttpServer http;
@@ -186,8 +191,12 @@ public final class Node implements AutoCloseable {
     // Last to start, first to stop: clients are told to move before anything else goes away.
     clientGrpc = ClientGrpcServer.start(config.address(),
         new InetSocketAddress(config.bind(), config.clientGrpcPort()), config.client(),
-        NamingClientRequests.on(config.address(), naming, writes, Optional.of(push),
-            config.push().ackTimeout(), config.client().metadataMaxLength()), clock, scheduler,
+        ClientRequestHandlers.combine(
+            NamingClientRequests.on(config.address(), naming, writes, Optional.of(push),
+                config.push().ackTimeout(), config.client().metadataMaxLength()),
+            ConfigClientRequests.on(config.address(), configs, configService.listeners(),
+                config.push().ackTimeout(), configPushes)),
+        clock, scheduler,
         seams.clientInterceptors(), metrics.clientRequests(),
         access.enabled() ? access::namespaceRefusal : RequestAccess.OPEN);
     resources.push(clientGrpc);
@@ -221,6 +230,11 @@ public final class Node implements AutoCloseable {
 
   public NamingOperations naming() {
     return naming;
+  }
+
+  /** Change notifications sent to gRPC config listeners, counted by outcome. */
+  public ConfigPushCounts configPushes() {
+    return configPushes;
   }
 
   /** The configuration service's operations, as the client ports call them. */
