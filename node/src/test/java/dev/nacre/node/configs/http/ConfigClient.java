@@ -38,9 +38,15 @@ final class ConfigClient {
 
   private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final String base;
+  private final int port;
 
   ConfigClient(int port) {
     this.base = "http://127.0.0.1:" + port;
+    this.port = port;
+  }
+
+  int port() {
+    return port;
   }
 
   static Map<String, String> params(String... pairs) {

@@ -11,6 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import com.alibaba.nacos.api.config.ConfigFactory;
+import com.alibaba.nacos.api.config.ConfigService;
+import com.alibaba.nacos.api.config.listener.AbstractListener;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -243,6 +249,34 @@ abstract class ConfigHttpContract {
         "resource not found");
     v2Error(client().get(HistoryApi.V2 + "/previous", "dataId", "v2.cas", "group", "G", "id", "1"), 404, 20004,
         "resource not found");
+  }
+
+  /** The official 1.4.8 client: publish, read, listen (HTTP long polling) and remove. */
+  @Test
+  void nacos1ClientPublishesReadsAndHearsChanges() throws Exception {
+    Properties props = new Properties();
+    props.setProperty("serverAddr", "127.0.0.1:" + client().port());
+    props.setProperty("namespace", "client14");
+    ConfigService service = ConfigFactory.createConfigService(props);
+    try {
+      assertThat(service.publishConfig("client.id", "G", "one")).isTrue();
+      assertThat(service.getConfig("client.id", "G", 3_000)).isEqualTo("one");
+      BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+      service.addListener("client.id", "G", new AbstractListener() {
+        @Override
+        public void receiveConfigInfo(String content) {
+          heard.add(content);
+        }
+      });
+      assertThat(service.publishConfig("client.id", "G", "two")).isTrue();
+      awaitTrue(() -> heard.contains("two"));
+      assertThat(service.publishConfig("client.id", "G", "three")).isTrue();
+      awaitTrue(() -> heard.contains("three"));
+      assertThat(service.removeConfig("client.id", "G")).isTrue();
+      assertThat(service.getConfig("client.id", "G", 3_000)).isNull();
+    } finally {
+      service.shutDown();
+    }
   }
 
   static void v2Error(Answer answer, int status, int code, String message) {
