@@ -279,6 +279,39 @@ abstract class ConfigHttpContract {
     }
   }
 
+  /** Seeded random inputs on every config route: each is answered, none with a server error. */
+  @Test
+  void badInputIsNeverAServerErrorNorAHang() {
+    long seed = Long.getLong("nacre.fuzz.seed", System.nanoTime());
+    java.util.Random random = new java.util.Random(seed);
+    String[] routes = {"GET " + V1, "POST " + V1, "DELETE " + V1, "POST " + LongPolling.LISTENER,
+        "GET " + HistoryApi.V1, "GET " + HistoryApi.V1 + "/previous", "GET " + HistoryApi.V1 + "/configs",
+        "GET " + V2, "POST " + V2, "DELETE " + V2, "GET " + HistoryApi.V2 + "/list", "GET " + HistoryApi.V2,
+        "GET " + HistoryApi.V2 + "/previous", "GET " + HistoryApi.V2 + "/configs"};
+    String[] names = {"dataId", "group", "tenant", "namespaceId", "content", "tag", "search", "pageNo", "pageSize",
+        "nid", "id", "show", "beta", "type", "betaIps", "appName", "config_tags", "Listening-Configs", "groupName"};
+    String[] values = {"", " ", "a", "fuzz.id", "G", "public", "-1", "0", "1", "99999999999999999999", "blur",
+        "accurate", "all", "true", "json", "a b", "../x", "%zz", "\u0000", "a\u0002G\u0002m\u0001",
+        "x".repeat(300), "\u0001\u0002", "中文", "*", "127.0.0.1"};
+    List<String> failures = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      String[] route = routes[random.nextInt(routes.length)].split(" ", 2);
+      java.util.Map<String, String> params = new java.util.LinkedHashMap<>();
+      for (int n = random.nextInt(6); n > 0; n--) {
+        params.put(names[random.nextInt(names.length)],
+            values[random.nextInt(values.length)]);
+      }
+      String form = ConfigClient.form(params);
+      Answer answer = route[0].equals("GET") || route[0].equals("DELETE")
+          ? client().send(route[0], route[1] + "?" + form, null, java.util.Map.of(), Duration.ofSeconds(10))
+          : client().send(route[0], route[1], form, java.util.Map.of(), Duration.ofSeconds(10));
+      if (answer.status() >= 500 && answer.status() != 503) {
+        failures.add(route[0] + " " + route[1] + " " + params + " -> " + answer.status() + " " + answer.body());
+      }
+    }
+    assertThat(failures).as("seed " + seed).isEmpty();
+  }
+
   static void v2Error(Answer answer, int status, int code, String message) {
     assertThat(answer.status()).as(answer.body()).isEqualTo(status);
     JsonNode body = answer.json();
