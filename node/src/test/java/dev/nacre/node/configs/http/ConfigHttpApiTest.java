@@ -12,6 +12,8 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import dev.nacre.node.configs.http.ConfigClient.Answer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,7 +46,12 @@ class ConfigHttpApiTest extends ConfigHttpContract {
   }
 
   @Override
-  void awaitListening(String dataId, String tenant) {
+  void awaitHeld(CompletableFuture<Answer> held, String dataId, String tenant) {
+    awaitListening(dataId, tenant);
+    assertThat(held).isNotDone();
+  }
+
+  private void awaitListening(String dataId, String tenant) {
     awaitTrue(() -> !config.listeners().listenersOf(new ConfigKey(tenant, "G", dataId)).isEmpty());
   }
 
