@@ -42,6 +42,7 @@ final class ConfigParams {
     return new ConfigKey(namespace, group, dataId);
   }
 
+  /** The namespace, {@code ""} for the public one (absent, blank or {@code public}). */
   static String namespace(ApiRequest r, Dialect dialect) {
     String tenant = dialect == Dialect.V1 ? r.param("tenant", "")
         : r.param("namespaceId").orElse(r.param("tenant", ""));
@@ -49,7 +50,7 @@ final class ConfigParams {
       throw HttpError.badRequest("invalid tenant: '" + tenant + "' (letters, digits and _-.: up to "
           + MAX_TENANT + " characters)");
     }
-    return tenant;
+    return ConfigKey.normalizeNamespace(tenant);
   }
 
   static String required(ApiRequest r, String name, Dialect dialect) {

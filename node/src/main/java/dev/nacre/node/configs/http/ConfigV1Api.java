@@ -77,9 +77,6 @@ final class ConfigV1Api {
     if (read.beta()) {
       response = response.withHeader("isBeta", "true");
     }
-    if (!read.tag().isEmpty()) {
-      response = response.withHeader("Tag", read.tag());
-    }
     if (!item.encryptedDataKey().isEmpty()) {
       response = response.withHeader("Encrypted-Data-Key", item.encryptedDataKey());
     }

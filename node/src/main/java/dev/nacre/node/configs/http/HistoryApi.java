@@ -69,13 +69,11 @@ final class HistoryApi {
   }
 
   private List<Map<String, Object>> configs(ApiRequest r, Dialect dialect) {
-    String namespace = dialect == Dialect.V1 ? ConfigParams.required(r, "tenant", dialect)
-        : ConfigParams.required(r, "namespaceId", dialect);
-    String checked = ConfigParams.namespace(r, dialect);
+    ConfigParams.required(r, dialect == Dialect.V1 ? "tenant" : "namespaceId", dialect);
+    String namespace = ConfigParams.namespace(r, dialect);
     List<Map<String, Object>> out = new ArrayList<>();
     for (int pageNo = 1; ; pageNo++) {
-      Page<ConfigItem> page = operations.search(checked.isEmpty() ? namespace : checked, "", "", "", "", false,
-          pageNo, LISTING_PAGE);
+      Page<ConfigItem> page = operations.search(namespace, "", "", "", "", false, pageNo, LISTING_PAGE);
       page.pageItems().forEach(c -> out.add(ConfigViews.listed(c)));
       if (pageNo >= page.pagesAvailable() || page.pageItems().isEmpty()) {
         return out;
