@@ -2,6 +2,8 @@ package dev.nacre.node;
 
 import static dev.nacre.node.StartThreads.await;
 
+import dev.nacre.config.Config;
+import dev.nacre.config.api.ConfigOperations;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.RatisReplicatedLog;
 import dev.nacre.consensus.state.DomainStateMachine;
@@ -41,9 +43,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One Nacre process: starts its parts in order (storage and the Raft member, the naming registry,
- * the peer port, the HTTP port, the client port) and stops them in reverse. Several nodes can run
- * in one JVM (tests); nothing here is static. What it asks of naming is what {@link Naming} offers.
+ * One Nacre process: starts its parts in order (storage and the Raft member, the naming registry
+ * and the configuration service, the peer port, the HTTP port, the client port) and stops them in
+ * reverse. Several nodes can run in one JVM (tests); nothing here is static. What it asks of
+ * naming and configuration is what {@link Naming} and {@link Config} offer.
  */
 public final class Node implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Node.class);
@@ -53,6 +56,7 @@ public final class Node implements AutoCloseable {
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private StartingReplicatedLog raft;
   private NamingOperations naming;
+  private ConfigOperations configs;
   private Subscriptions push;
   private ClusterServices cluster;
   private HttpServer http;
@@ -95,9 +99,11 @@ public final class Node implements AutoCloseable {
         () -> PeerTls.create(config.cluster().secret(), config.self(), config.cluster().tlsFiles()));
     Naming registry = Naming.open(config.address(), config.naming(), config.push(), clock);
     resources.push(registry);
+    Config configService = Config.open(config.address(), config.configs(), clock);
+    resources.push(configService);
     // One Raft group for every domain: an entry is applied to their shared RocksDB whole or not at all.
     DomainStateMachine state = DomainStateMachine.openUnread(config.dataDir().resolve("state"),
-        List.of(registry.domain()));
+        List.of(registry.domain(), configService.domain()));
     resources.push(state);
     // The Raft member starts on its own thread while the rest is built (see StartingReplicatedLog),
     // after reading the persistent state it applies onto: nothing is served before it runs.
@@ -109,6 +115,8 @@ public final class Node implements AutoCloseable {
         }));
     resources.push(raft);
     registry.attach(raft);
+    configService.attach(raft);
+    configs = configService.operations();
     naming = registry.operations();
     push = registry.push();
     ScheduledExecutorService scheduler = seams.timers().apply(config.address());
@@ -193,6 +201,7 @@ public final class Node implements AutoCloseable {
     // registry first (a round of probes over a large registry costs seconds of CPU).
     resources.push(registry.startChecks(scheduler, probesHere,
         cluster == null ? Optional.empty() : Optional.of(cluster.probeResults())));
+    resources.push(configService.startChecks(scheduler));
     log.info("[{}] ready (distro {}): HTTP on {}, Nacos clients on {}, Raft on {}", config.address(),
         readiness.distro(), http.address(), clientGrpc.port(), config.raftPort());
   }
@@ -212,6 +221,11 @@ public final class Node implements AutoCloseable {
 
   public NamingOperations naming() {
     return naming;
+  }
+
+  /** The configuration service's operations, as the client ports call them. */
+  public ConfigOperations configs() {
+    return configs;
   }
 
   /** The Nacos 2.x client connections of this node (gRPC, port P+1000). */
