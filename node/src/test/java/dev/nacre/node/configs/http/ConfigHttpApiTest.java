@@ -67,7 +67,7 @@ class ConfigHttpApiTest extends ConfigHttpContract {
       out.flush();
       awaitListening("lp.closed", "");
     }
+    // Other tests' polls (the 1.4 client's after its shutdown) may still be held: this one's key is checked.
     awaitTrue(() -> config.listeners().listenersOf(new ConfigKey("", "G", "lp.closed")).isEmpty());
-    assertThat(config.listenerCount()).isZero();
   }
 }

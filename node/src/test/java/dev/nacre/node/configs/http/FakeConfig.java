@@ -200,9 +200,4 @@ final class FakeConfig implements ConfigOperations {
   ConfigListeners listeners() {
     return listeners;
   }
-
-  /** Listeners that hear of some key now. */
-  int listenerCount() {
-    return listening.size();
-  }
 }
