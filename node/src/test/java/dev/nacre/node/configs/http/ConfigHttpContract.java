@@ -79,6 +79,26 @@ abstract class ConfigHttpContract {
   }
 
   @Test
+  void v1AnswersInNacosShapes() {
+    assertThat(publish("shape.json", "{\"a\":1}", "type", "json").status()).isEqualTo(200);
+    Answer read = client().get(V1, "dataId", "shape.json", "group", "G");
+    assertThat(read.header("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
+    assertThat(read.header("Cache-Control")).contains("no-cache,no-store");
+    // An absent configuration's detail is an empty 200; its beta a RestResult without data.
+    Answer noDetail = client().get(V1, "dataId", "shape.none", "group", "G", "show", "all");
+    assertThat(noDetail.status()).isEqualTo(200);
+    assertThat(noDetail.body()).isEmpty();
+    JsonNode noBeta = client().get(V1, "dataId", "shape.none", "group", "G", "beta", "true").json();
+    assertThat(noBeta.get("code").asInt()).isEqualTo(200);
+    assertThat(noBeta.get("data").isNull()).isTrue();
+    // Content keeps its spaces and newlines; an unknown type is stored as text.
+    assertThat(publish("shape.text", "  padded\n\n", "type", "nonsense").status()).isEqualTo(200);
+    Answer text = client().get(V1, "dataId", "shape.text", "group", "G");
+    assertThat(text.body()).isEqualTo("  padded\n\n");
+    assertThat(text.header("Config-Type")).contains("text");
+  }
+
+  @Test
   void v1RefusesBadInputWith400() {
     Answer badId = publish("bad id!", "x");
     assertThat(badId.status()).isEqualTo(400);
