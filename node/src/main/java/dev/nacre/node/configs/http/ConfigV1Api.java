@@ -31,7 +31,9 @@ import java.util.concurrent.CompletableFuture;
 final class ConfigV1Api {
   static final String CONFIGS = "/nacos/v1/cs/configs";
   static final String NOT_FOUND = "config data not exist";
-  private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
+  /** HTTP's date format (RFC 9110 IMF-fixdate): a two-digit day, always GMT. */
+  private static final DateTimeFormatter HTTP_DATE =
+      DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", java.util.Locale.US).withZone(ZoneOffset.UTC);
 
   private final ConfigOperations operations;
   private final Json json;

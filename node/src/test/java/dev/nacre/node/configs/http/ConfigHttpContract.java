@@ -53,7 +53,9 @@ abstract class ConfigHttpContract {
     assertThat(read.body()).isEqualTo("a: 1\n");
     assertThat(read.header("Content-MD5")).contains(FakeConfig.md5("a: 1\n"));
     assertThat(read.header("Config-Type")).contains("yaml");
-    assertThat(read.header("Last-Modified")).isPresent();
+    assertThat(read.header("Last-Modified")).hasValueSatisfying(
+        d -> assertThat(d).matches("[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT"));
+    assertThat(read.header("Expires")).contains("Thu, 01 Jan 1970 00:00:00 GMT");
     assertThat(read.header("Encrypted-Data-Key")).isEmpty();
 
     JsonNode detail = client().get(V1, "dataId", "app.yaml", "group", "G", "show", "all").json();
