@@ -71,6 +71,15 @@ class ConfigHttpNodeTest extends ConfigHttpContract {
     assertThat(formal.header("isBeta")).isEmpty();
   }
 
+  /** A form larger than the HTTP body cap (nacre.http.max-body-bytes, 1 MiB) is refused, not hung. */
+  @Test
+  void aPublishOverTheHttpBodyCapIsRefused() {
+    Answer big = publish("big.id", "x".repeat(1_200_000));
+    assertThat(big.status()).isEqualTo(413);
+    assertThat(publish("big.id", "x".repeat(900_000)).status()).isEqualTo(200);
+    assertThat(client.get(V1, "dataId", "big.id", "group", "G").body()).hasSize(900_000);
+  }
+
   @Test
   void tagsAndEncryptedDataKeysRoundTrip() {
     assertThat(publish("tag.id", "formal").status()).isEqualTo(200);
