@@ -25,6 +25,7 @@ import dev.nacre.node.cluster.peer.PeerTls;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.configs.grpc.ConfigClientRequests;
 import dev.nacre.node.configs.grpc.ConfigPushCounts;
+import dev.nacre.node.configs.http.ConfigHttpApi;
 import dev.nacre.node.http.HttpServer;
 import dev.nacre.node.http.RequestWaits;
 import dev.nacre.node.http.Router;
@@ -160,6 +161,7 @@ public final class Node implements AutoCloseable {
         new RegistryViews(clients, registry::ownerOf, registry::services)).withAdmin(config.address(), raft,
             memberViews, new MembershipChanges(config, raft, memberViews::current,
                 list -> cluster().ifPresent(c -> c.memberList().replace(list)))).router();
+    ConfigHttpApi.register(router, configs, configService.listeners());
     metrics.watchRegistry(naming, counts);
     metrics.watchRaft(raft::status);
     metrics.watchLeaderChanges(raft, StartingReplicatedLog::leaderChanges);
