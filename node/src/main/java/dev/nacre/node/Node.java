@@ -2,6 +2,8 @@ package dev.nacre.node;
 
 import static dev.nacre.node.StartThreads.await;
 
+import dev.nacre.config.Config;
+import dev.nacre.config.api.ConfigOperations;
 import dev.nacre.consensus.raft.RaftStatus;
 import dev.nacre.consensus.raft.RatisReplicatedLog;
 import dev.nacre.consensus.state.DomainStateMachine;
@@ -16,13 +18,18 @@ import dev.nacre.node.auth.AuthDirectory;
 import dev.nacre.node.client.ClientConnections;
 import dev.nacre.node.client.ClientGrpcServer;
 import dev.nacre.node.client.ClientRebalancer;
+import dev.nacre.node.client.ClientRequestHandlers;
 import dev.nacre.node.client.RequestAccess;
 import dev.nacre.node.cluster.ClusterServices;
 import dev.nacre.node.cluster.peer.PeerTls;
 import dev.nacre.node.config.NodeConfig;
+import dev.nacre.node.configs.grpc.ConfigClientRequests;
+import dev.nacre.node.configs.grpc.ConfigPushCounts;
+import dev.nacre.node.configs.http.ConfigHttpApi;
 import dev.nacre.node.http.HttpServer;
 import dev.nacre.node.http.RequestWaits;
 import dev.nacre.node.http.Router;
+import dev.nacre.node.metrics.ConfigMeters;
 import dev.nacre.node.metrics.NodeMetrics;
 import dev.nacre.node.naming.grpc.NamingClientRequests;
 import dev.nacre.node.naming.udp.UdpSubscriptions;
@@ -41,9 +48,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One Nacre process: starts its parts in order (storage and the Raft member, the naming registry,
- * the peer port, the HTTP port, the client port) and stops them in reverse. Several nodes can run
- * in one JVM (tests); nothing here is static. What it asks of naming is what {@link Naming} offers.
+ * One Nacre process: starts its parts in order (storage and the Raft member, the naming registry
+ * and the configuration service, the peer port, the HTTP port, the client port) and stops them in
+ * reverse. Several nodes can run in one JVM (tests); nothing here is static. What it asks of
+ * naming and configuration is what {@link Naming} and {@link Config} offer.
  */
 public final class Node implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Node.class);
@@ -53,6 +61,9 @@ public final class Node implements AutoCloseable {
   private final Deque<AutoCloseable> resources = new ArrayDeque<>();
   private StartingReplicatedLog raft;
   private NamingOperations naming;
+  private ConfigOperations configs;
+  /** Change notifications to gRPC config listeners, by outcome (for the meters, when hooked). */
+  private ConfigPushCounts configPushes;
   private Subscriptions push;
   private ClusterServices cluster;
   private HttpServer http;
@@ -95,9 +106,11 @@ public final class Node implements AutoCloseable {
         () -> PeerTls.create(config.cluster().secret(), config.self(), config.cluster().tlsFiles()));
     Naming registry = Naming.open(config.address(), config.naming(), config.push(), clock);
     resources.push(registry);
+    Config configService = Config.open(config.address(), config.configs(), clock);
+    resources.push(configService);
     // One Raft group for every domain: an entry is applied to their shared RocksDB whole or not at all.
     DomainStateMachine state = DomainStateMachine.openUnread(config.dataDir().resolve("state"),
-        List.of(registry.domain()));
+        List.of(registry.domain(), configService.domain()));
     resources.push(state);
     // The Raft member starts on its own thread while the rest is built (see StartingReplicatedLog),
     // after reading the persistent state it applies onto: nothing is served before it runs.
@@ -109,6 +122,8 @@ public final class Node implements AutoCloseable {
         }));
     resources.push(raft);
     registry.attach(raft);
+    configService.attach(raft);
+    configs = configService.operations();
     naming = registry.operations();
     push = registry.push();
     ScheduledExecutorService scheduler = seams.timers().apply(config.address());
@@ -146,6 +161,7 @@ public final class Node implements AutoCloseable {
         new RegistryViews(clients, registry::ownerOf, registry::services)).withAdmin(config.address(), raft,
             memberViews, new MembershipChanges(config, raft, memberViews::current,
                 list -> cluster().ifPresent(c -> c.memberList().replace(list)))).router();
+    ConfigHttpApi.register(router, configs, configService.listeners());
     metrics.watchRegistry(naming, counts);
     metrics.watchRaft(raft::status);
     metrics.watchLeaderChanges(raft, StartingReplicatedLog::leaderChanges);
@@ -156,6 +172,10 @@ public final class Node implements AutoCloseable {
       metrics.watchDistro(cluster.replicator(), config.peers().stream().map(Object::toString).toList());
       metrics.watchPeerPort(cluster, ClusterServices::refusedPeerCalls);
     }
+    ConfigMeters configMeters = ConfigMeters.watch(metrics, configService::configurations,
+        () -> configService.listeners().count());
+    configService.observeWrites(configMeters.writes());
+    configPushes = new ConfigPushCounts(configMeters.notifications());
     metrics.register(router);
     router.observe(metrics.httpRequests());
     // HTTP first: its probes tell how the start goes; every other request gets 503 until ready.
@@ -178,8 +198,12 @@ public final class Node implements AutoCloseable {
     // Last to start, first to stop: clients are told to move before anything else goes away.
     clientGrpc = ClientGrpcServer.start(config.address(),
         new InetSocketAddress(config.bind(), config.clientGrpcPort()), config.client(),
-        NamingClientRequests.on(config.address(), naming, writes, Optional.of(push),
-            config.push().ackTimeout(), config.client().metadataMaxLength()), clock, scheduler,
+        ClientRequestHandlers.combine(
+            NamingClientRequests.on(config.address(), naming, writes, Optional.of(push),
+                config.push().ackTimeout(), config.client().metadataMaxLength()),
+            ConfigClientRequests.on(config.address(), configs, configService.listeners(),
+                config.push().ackTimeout(), configPushes)),
+        clock, scheduler,
         seams.clientInterceptors(), metrics.clientRequests(),
         access.enabled() ? access::namespaceRefusal : RequestAccess.OPEN);
     resources.push(clientGrpc);
@@ -193,6 +217,7 @@ public final class Node implements AutoCloseable {
     // registry first (a round of probes over a large registry costs seconds of CPU).
     resources.push(registry.startChecks(scheduler, probesHere,
         cluster == null ? Optional.empty() : Optional.of(cluster.probeResults())));
+    resources.push(configService.startChecks(scheduler));
     log.info("[{}] ready (distro {}): HTTP on {}, Nacos clients on {}, Raft on {}", config.address(),
         readiness.distro(), http.address(), clientGrpc.port(), config.raftPort());
   }
@@ -212,6 +237,16 @@ public final class Node implements AutoCloseable {
 
   public NamingOperations naming() {
     return naming;
+  }
+
+  /** Change notifications sent to gRPC config listeners, counted by outcome. */
+  public ConfigPushCounts configPushes() {
+    return configPushes;
+  }
+
+  /** The configuration service's operations, as the client ports call them. */
+  public ConfigOperations configs() {
+    return configs;
   }
 
   /** The Nacos 2.x client connections of this node (gRPC, port P+1000). */

@@ -14,6 +14,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.BiConsumer;
 import java.util.stream.Stream;
 import org.rocksdb.Checkpoint;
@@ -54,6 +56,8 @@ public final class RocksStore implements AutoCloseable {
   private final List<ColumnFamilyHandle> allHandles = new ArrayList<>();
   /** Held by a checkpoint and by closing the database, so that neither sees the other half done. */
   private final Object checkpointLock = new Object();
+  /** Read by {@link #scan} (callable from any thread), written while the database is closed. */
+  private final ReadWriteLock openLock = new ReentrantReadWriteLock();
 
   private RocksStore(Path dir, List<String> families) {
     this.dir = dir;
@@ -68,6 +72,7 @@ public final class RocksStore implements AutoCloseable {
   }
 
   private void openDb() {
+    openLock.writeLock().lock();
     try {
       Files.createDirectories(dir);
       List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
@@ -87,6 +92,8 @@ public final class RocksStore implements AutoCloseable {
           "cannot open RocksDB in " + dir + ": check that the folder is writable and not used by"
               + " another process",
           e);
+    } finally {
+      openLock.writeLock().unlock();
     }
   }
 
@@ -113,6 +120,36 @@ public final class RocksStore implements AutoCloseable {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         visitor.accept(it.key(), it.value());
       }
+    }
+  }
+
+  /** Receives the entries of a {@link #scan}; returns whether to go on. */
+  @FunctionalInterface
+  public interface ScanVisitor {
+    boolean visit(byte[] key, byte[] value);
+  }
+
+  /**
+   * Visits the entries of a family in key order from the first key at or after {@code from},
+   * while {@code visitor} returns true. Unlike the other reads it may run on any thread, also
+   * while {@link #replaceWith} swaps the data: it then waits, or fails with {@link
+   * StorageException} if the database is closed at that moment.
+   */
+  public void scan(String family, byte[] from, ScanVisitor visitor) {
+    openLock.readLock().lock();
+    try {
+      if (db == null) {
+        throw new StorageException("RocksDB in " + dir + " is closed or being replaced by a snapshot; retry", null);
+      }
+      try (RocksIterator it = db.newIterator(handle(family))) {
+        for (it.seek(from); it.isValid(); it.next()) {
+          if (!visitor.visit(it.key(), it.value())) {
+            return;
+          }
+        }
+      }
+    } finally {
+      openLock.readLock().unlock();
     }
   }
 
@@ -215,17 +252,22 @@ public final class RocksStore implements AutoCloseable {
 
   private void closeDb() {
     synchronized (checkpointLock) {
-      if (db == null) {
-        return;
+      openLock.writeLock().lock();
+      try {
+        if (db == null) {
+          return;
+        }
+        for (ColumnFamilyHandle h : allHandles) {
+          h.close();
+        }
+        allHandles.clear();
+        handles.clear();
+        db.close();
+        options.close();
+        db = null;
+      } finally {
+        openLock.writeLock().unlock();
       }
-      for (ColumnFamilyHandle h : allHandles) {
-        h.close();
-      }
-      allHandles.clear();
-      handles.clear();
-      db.close();
-      options.close();
-      db = null;
     }
   }
 

@@ -89,4 +89,22 @@ class RocksStoreTest {
       assertThat(contents(reopened, "a")).containsExactly(Map.entry("x", "1"));
     }
   }
+
+  @Test
+  void scanStartsAtTheGivenKeyAndStopsWhenTheVisitorSays() {
+    try (RocksStore store = RocksStore.open(tmp.resolve("scan"), List.of("a"))) {
+      store.commit(new Batch().put("a", b("p1"), b("1")).put("a", b("p2"), b("2")).put("a", b("p3"), b("3"))
+          .put("a", b("q1"), b("4")).put("a", b("o9"), b("0")), 1, 1);
+      List<String> seen = new java.util.ArrayList<>();
+      store.scan("a", b("p2"), (k, v) -> {
+        seen.add(new String(k, StandardCharsets.UTF_8));
+        return seen.size() < 2;
+      });
+      assertThat(seen).containsExactly("p2", "p3");
+
+      store.close();
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.scan("a", b("p"), (k, v) -> true))
+          .isInstanceOf(StorageException.class).hasMessageContaining("closed");
+    }
+  }
 }

@@ -4,7 +4,8 @@ import java.util.Optional;
 
 /**
  * A publish as the client ports parse it. With {@code casMd5} present, it succeeds only when the
- * formal content's md5 is that one (an absent configuration has md5 ""). With {@code betaIps}
+ * md5 of the content it replaces is that one (an absent content has md5 ""): the formal content's
+ * for a formal publish, the beta's or the tag's for theirs, as in Nacos. With {@code betaIps}
  * present it publishes the beta content for those client addresses; with {@code tag} present the
  * tag's content; else the formal content.
  */

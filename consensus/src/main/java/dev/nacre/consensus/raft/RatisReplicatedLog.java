@@ -124,9 +124,10 @@ public final class RatisReplicatedLog implements ReplicatedLog {
     this.batchCallbacks = Executors.newSingleThreadExecutor(daemon("nacre-raft-batch-" + config.selfId()));
     this.forwardOrigin = config.selfId() + "/" + UUID.randomUUID(); // the leader reads the peer id back
     this.entries = new OperationBatcher<>(config.batchesInFlight(), config.maxBatchOperations(),
-        config.batchLinger().toNanos(), this::appendEntry,
+        op -> op.operation().length, config.batchLinger().toNanos(), this::appendEntry,
         batchCallbacks);
-    this.forwards = new OperationBatcher<>(FORWARDS_IN_FLIGHT, config.maxBatchOperations(), 0, this::forwardToLeader,
+    this.forwards = new OperationBatcher<>(FORWARDS_IN_FLIGHT, config.maxBatchOperations(),
+        op -> op.operation().length, 0, this::forwardToLeader,
         batchCallbacks);
     this.forwarded = new ForwardedRequests(entries::submit, appliedWaiters::applied, REMEMBERED_FORWARDS);
     this.leaderForwards = new LeaderForwards(config.selfId(), leaderWatch::current, forwardRpc, forwarded::results,

@@ -67,7 +67,8 @@ public final class ClientConnection {
     return id;
   }
 
-  String remoteIp() {
+  /** The client's address as this node sees it (the transport's remote address). */
+  public String remoteIp() {
     return remoteIp;
   }
 
@@ -77,6 +78,11 @@ public final class ClientConnection {
 
   State state() {
     return state;
+  }
+
+  /** Not closed yet: requests may still be sent to it once it is registered. */
+  public boolean isOpen() {
+    return state != State.CLOSED;
   }
 
   boolean registered() {

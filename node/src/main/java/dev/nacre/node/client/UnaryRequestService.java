@@ -29,6 +29,7 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
   private final Map<String, ClientRequestHandlers.Handler> handlers;
   private final Set<String> writes;
   private final Set<String> reads;
+  private final ClientRequestHandlers domain;
   private final ClientRequestObserver observer;
   private final RequestAccess access;
 
@@ -44,6 +45,7 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
     this.handlers = Map.copyOf(all);
     this.writes = domain.writes();
     this.reads = domain.reads();
+    this.domain = domain;
   }
 
   /**
@@ -79,7 +81,11 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
         reply.body().path("errorCode").asInt(0), System.nanoTime() - arrived);
   }
 
-  /** Auth on: a naming request needs its namespace's read or write access, by the token in its headers. */
+  /**
+   * Auth on: a domain request needs its namespace's read or write access, by the token in its
+   * headers; the namespace is where its domain says ({@code namespace}, or {@code tenant} for
+   * configuration requests).
+   */
   private Optional<String> refusal(String type, Payload payload) throws BadBodyException {
     boolean write = writes.contains(type);
     if (!write && !reads.contains(type)) {
@@ -87,7 +93,7 @@ final class UnaryRequestService extends RequestGrpc.RequestImplBase {
     }
     Optional<String> token = Optional.ofNullable(payload.getMetadata().getHeadersMap().get("accessToken"))
         .filter(t -> !t.isEmpty());
-    return access.refusal(token, codec.body(payload).path("namespace").asText(""), write);
+    return access.refusal(token, codec.body(payload).at(domain.namespaceField(type)).asText(""), write);
   }
 
   private CompletableFuture<Reply> answer(String connectionId, Payload payload) {

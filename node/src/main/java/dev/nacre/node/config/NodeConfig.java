@@ -1,5 +1,6 @@
 package dev.nacre.node.config;
 
+import dev.nacre.config.ConfigSettings;
 import dev.nacre.consensus.distro.DistroConfig;
 import dev.nacre.consensus.raft.RaftConfig;
 import dev.nacre.consensus.tls.TlsFiles;
@@ -25,6 +26,7 @@ import java.util.Set;
  * @param port main (HTTP) port P; Raft listens on P-1000
  * @param members every member's {@code host:port} (main port), self included; one entry = standalone
  * @param push how changes are pushed to subscribed clients
+ * @param configs the configuration service's limits and history retention
  * @param auth client authentication (Nacos' {@code nacos.core.auth.*} settings)
  */
 public record NodeConfig(
@@ -43,6 +45,7 @@ public record NodeConfig(
     int raftMaxBatchOperations,
     Duration raftBatchLinger,
     NamingConfig naming,
+    ConfigSettings configs,
     ClusterSettings cluster,
     ClientSettings client,
     PushConfig push,
@@ -81,6 +84,11 @@ public record NodeConfig(
   public static final String PROBE_TIMEOUT = "nacre.naming.probe.timeout-ms";
   public static final String METADATA_MAX = "nacre.naming.metadata.max-bytes";
   public static final String OVERRIDE_RETENTION = "nacre.naming.override-retention-ms";
+  public static final String CONFIG_MAX_CONTENT = "nacre.config.max-content-bytes";
+  public static final String CONFIG_HISTORY_RETENTION = "nacre.config.history-retention-days";
+  public static final String CONFIG_MAX_LISTENERS_PER_CLIENT = "nacre.config.max-listeners-per-client";
+  public static final String CONFIG_MAX_LISTENERS = "nacre.config.max-listeners";
+  public static final String CONFIG_PUBLISHES_PER_SECOND_PER_IP = "nacre.config.publishes-per-second-per-ip";
   public static final String SECRET = "nacre.cluster.secret";
   /** Set by {@code --cluster-conf}: the file the members were read from, kept up to date. */
   public static final String CLUSTER_CONF = "nacre.cluster.conf-file";
@@ -243,6 +251,7 @@ public record NodeConfig(
         Duration.of(s.longValue(RAFT_BATCH_LINGER, RaftConfig.DEFAULT_BATCH_LINGER.toNanos() / 1000, 0, 100_000),
             ChronoUnit.MICROS),
         naming,
+        configSettings(s),
         clusterSettings,
         client,
         pushConfig(s),
@@ -253,6 +262,17 @@ public record NodeConfig(
       throw new IllegalArgumentException("unknown settings " + unknown + "; see conf/nacre.properties.example for the keys");
     }
     return config;
+  }
+
+  private static ConfigSettings configSettings(Settings s) {
+    ConfigSettings d = ConfigSettings.defaults();
+    return new ConfigSettings(
+        // Ratis' leader sends no entry over its 4 MiB appender buffer: see ConfigSettings.
+        s.integer(CONFIG_MAX_CONTENT, d.maxContentBytes(), 1, 3 << 20),
+        Duration.ofDays(s.integer(CONFIG_HISTORY_RETENTION, (int) d.historyRetention().toDays(), 1, 3650)),
+        s.integer(CONFIG_MAX_LISTENERS_PER_CLIENT, d.maxListenersPerClient(), 1, 1 << 24),
+        s.integer(CONFIG_MAX_LISTENERS, d.maxListeners(), 1, 1 << 26),
+        s.integer(CONFIG_PUBLISHES_PER_SECOND_PER_IP, d.publishesPerSecondPerIp(), 0, 1 << 24));
   }
 
   private static PushConfig pushConfig(Settings s) {

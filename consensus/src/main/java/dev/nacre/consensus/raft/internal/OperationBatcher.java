@@ -8,6 +8,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.ToIntFunction;
 
 /**
  * Group commit for one member: keeps at most {@code batchesInFlight} batches in the Raft pipeline;
@@ -47,8 +48,16 @@ public final class OperationBatcher<T> {
     void schedule(long nanos, Runnable end);
   }
 
+  /**
+   * Bytes of operations a batch may carry (a single larger operation still leaves, alone): Ratis'
+   * leader sends no entry larger than its appender buffer (4 MiB), so many large operations (a
+   * configuration may hold up to 3 MiB) must not add up to one entry.
+   */
+  public static final int MAX_BATCH_BYTES = 1 << 20;
+
   private final int batchesInFlight;
   private final int maxOperations;
+  private final ToIntFunction<T> bytesOf;
   private final Function<List<T>, CompletableFuture<List<byte[]>>> send;
   private final Executor callbacks;
   private final long lingerNanos;
@@ -77,14 +86,20 @@ public final class OperationBatcher<T> {
    * @param send submits one batch and completes with one result per operation, in order, or fails
    *     the whole batch
    */
-  public OperationBatcher(int batchesInFlight, int maxOperations, long lingerNanos,
+  public OperationBatcher(int batchesInFlight, int maxOperations, ToIntFunction<T> bytesOf, long lingerNanos,
       Function<List<T>, CompletableFuture<List<byte[]>>> send, Executor callbacks) {
-    this(batchesInFlight, maxOperations, lingerNanos, send, callbacks, System::nanoTime,
+    this(batchesInFlight, maxOperations, bytesOf, lingerNanos, send, callbacks, System::nanoTime,
         (nanos, end) -> CompletableFuture.delayedExecutor(nanos, TimeUnit.NANOSECONDS, callbacks).execute(end));
   }
 
-  /** As above, timing round trips by {@code nanoClock} and ending lingers by {@code lingerTimer} (tests). */
+  /** As above, for operations that count no bytes (tests of the batching by count and time). */
   OperationBatcher(int batchesInFlight, int maxOperations, long lingerNanos,
+      Function<List<T>, CompletableFuture<List<byte[]>>> send, Executor callbacks) {
+    this(batchesInFlight, maxOperations, op -> 0, lingerNanos, send, callbacks);
+  }
+
+  /** As above, timing round trips by {@code nanoClock} and ending lingers by {@code lingerTimer} (tests). */
+  OperationBatcher(int batchesInFlight, int maxOperations, ToIntFunction<T> bytesOf, long lingerNanos,
       Function<List<T>, CompletableFuture<List<byte[]>>> send, Executor callbacks, LongSupplier nanoClock,
       LingerTimer lingerTimer) {
     if (batchesInFlight < 1 || maxOperations < 1 || lingerNanos < 0) {
@@ -92,6 +107,7 @@ public final class OperationBatcher<T> {
     }
     this.batchesInFlight = batchesInFlight;
     this.maxOperations = maxOperations;
+    this.bytesOf = bytesOf;
     this.send = send;
     this.callbacks = callbacks;
     this.lingerNanos = lingerNanos;
@@ -145,11 +161,20 @@ public final class OperationBatcher<T> {
     lingering = false;
     lingerOver = false;
     List<Pending<T>> batch = new ArrayList<>();
+    long bytes = 0;
     while (!queue.isEmpty() && batch.size() < maxOperations) {
-      Pending<T> next = queue.poll();
-      if (!next.result.isDone()) {
-        batch.add(next);
+      Pending<T> next = queue.peek();
+      if (next.result.isDone()) {
+        queue.poll();
+        continue;
       }
+      int size = bytesOf.applyAsInt(next.operation);
+      if (!batch.isEmpty() && bytes + size > MAX_BATCH_BYTES) {
+        break;
+      }
+      queue.poll();
+      batch.add(next);
+      bytes += size;
     }
     if (!batch.isEmpty()) {
       inFlight++;

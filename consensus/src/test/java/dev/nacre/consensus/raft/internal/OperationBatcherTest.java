@@ -111,6 +111,29 @@ class OperationBatcherTest {
   }
 
   @Test
+  void aBatchCarriesAtMostItsBytesAndALargerOperationLeavesAlone() {
+    OperationBatcher<byte[]> batcher =
+        new OperationBatcher<>(1, 100, op -> op.length, 0, sender::send, Runnable::run);
+    batcher.submit(op("a"));
+    int half = OperationBatcher.MAX_BATCH_BYTES / 2;
+    String big = "b".repeat(half);
+    String bigger = "c".repeat(half + 1);
+    String huge = "d".repeat(OperationBatcher.MAX_BATCH_BYTES * 3);
+    List<CompletableFuture<byte[]>> results = new ArrayList<>();
+    for (String s : List.of(big, bigger, huge, "e")) {
+      results.add(batcher.submit(op(s)));
+    }
+    sender.answer(0);
+    sender.answer(1);
+    sender.answer(2);
+    sender.answer(3);
+    assertThat(sender.batches()).as("b and c together pass the cap; d alone; e after it")
+        .containsExactly(List.of("a"), List.of(big), List.of(bigger), List.of(huge), List.of("e"));
+    sender.answer(4);
+    assertThat(results).allMatch(CompletableFuture::isDone);
+  }
+
+  @Test
   void keepsUpToTheGivenBatchesInFlightAndCapsTheirSize() {
     OperationBatcher<byte[]> batcher = new OperationBatcher<>(2, 2, 0, sender::send, Runnable::run);
     List<CompletableFuture<byte[]>> results = new ArrayList<>();
@@ -169,7 +192,7 @@ class OperationBatcherTest {
   /** Sends a, then b and c together, the first batch answered {@code roundTrip} after it left (by the test clock). */
   private OperationBatcher<byte[]> afterBatchOfOneThenTwoSent(Duration linger, Duration roundTrip) {
     OperationBatcher<byte[]> batcher =
-        new OperationBatcher<>(1, 100, linger.toNanos(), sender::send, Runnable::run, clock::get,
+        new OperationBatcher<>(1, 100, op -> op.length, linger.toNanos(), sender::send, Runnable::run, clock::get,
             this::scheduleLingerEnd);
     batcher.submit(op("a"));
     batcher.submit(op("b"));
