@@ -181,6 +181,10 @@ async function refreshListeners() {
   } catch (e) {
     if (cfg.selected !== c) return;
     renderRows('config-listeners', [], () => null);
+    if (/ answered 405:/.test(e.message)) { // a node that serves only the long poll there: a note, not a failure
+      status('config-listeners-status', `This node does not report listeners: ${e.message}`, false);
+      return;
+    }
     status('config-listeners-status', e.message, true);
     throw e;
   }
