@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.By;
@@ -133,8 +132,6 @@ class ConsoleConfigTest extends ConsoleOnOneNode {
   }
 
   @Test
-  @Disabled("needs GET /nacos/v1/cs/configs/listener (Nacos' listener query); the node serves only the long poll's"
-      + " POST there yet")
   void showsAClientHoldingALongPollOnTheConfiguration() throws Exception {
     assertThat(page.http().post(CONFIGS, Map.of("dataId", "watched.properties", "group", "DEFAULT_GROUP",
         "content", "k=v")).body()).isEqualTo("true");

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -64,8 +63,6 @@ class ConfigCliTest {
   }
 
   @Test
-  @Disabled("needs GET /nacos/v1/cs/configs/listener (Nacos' listener query); the node serves only the long poll's"
-      + " POST there yet")
   void listenersOfAConfigurationNobodyWatches() {
     assertThat(run("config", "put", "quiet.yaml", "--content", "a: 1").exit()).isZero();
     Run listeners = run("config", "listeners", "quiet.yaml");

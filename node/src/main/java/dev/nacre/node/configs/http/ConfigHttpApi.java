@@ -8,7 +8,7 @@ import dev.nacre.node.http.Router;
 /**
  * Nacos' configuration HTTP APIs on a node's router: v1 ({@code /nacos/v1/cs/configs}, its long
  * polling {@code /configs/listener}, {@code /history}) and the v2 Open API ({@code /nacos/v2/cs/config},
- * {@code /nacos/v2/cs/history}), with {@link ConfigErrors} answering the config module's refusals.
+ * {@code /nacos/v2/cs/history}) and who listens to a configuration ({@link ListenerQuery}), with {@link ConfigErrors} answering the config module's refusals.
  * Reads run on the router's workers; publishes, deletes and long polls answer through futures
  * and hold no thread while they wait.
  */
@@ -22,6 +22,7 @@ public final class ConfigHttpApi {
     router.answerErrors(ConfigErrors::answer);
     new ConfigV1Api(operations, json).register(router);
     new LongPolling(operations, listeners).register(router);
+    new ListenerQuery(listeners, json).register(router);
     new HistoryApi(operations, json, v2).register(router);
     new ConfigV2Api(operations, v2).register(router);
   }

@@ -1,9 +1,13 @@
 package dev.nacre.node.configs.http;
 
 import dev.nacre.config.api.ConfigKey;
+import dev.nacre.config.api.ConfigOperations;
 import dev.nacre.node.http.ApiRequest;
+import dev.nacre.node.http.ApiResponse;
 import dev.nacre.node.http.HttpError;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.Set;
 
 /**
@@ -63,6 +67,21 @@ final class ConfigParams {
   }
 
   /** The request's tag, empty for none; checked as Nacos checks names. */
+  /**
+   * Answers {@code read} at once, or with {@code consistency=linearizable} once this member has
+   * applied everything committed before the request (Raft's read index).
+   */
+  static CompletableFuture<ApiResponse> consistent(ApiRequest r, ConfigOperations operations,
+      Function<ApiRequest, ApiResponse> read) {
+    String consistency = r.param("consistency").orElse("local");
+    return switch (consistency) {
+      case "local" -> CompletableFuture.completedFuture(read.apply(r));
+      case "linearizable" -> operations.readBarrier().thenApply(done -> read.apply(r));
+      default -> throw HttpError.badRequest(
+          "Param 'consistency' must be 'local' or 'linearizable', got '" + consistency + "'.");
+    };
+  }
+
   static Optional<String> tag(ApiRequest r) {
     Optional<String> tag = r.param("tag");
     tag.filter(t -> !valid(t)).ifPresent(t -> {

@@ -44,7 +44,7 @@ final class ConfigV1Api {
   }
 
   void register(Router router) {
-    router.add("GET", CONFIGS, this::get);
+    router.addAsync("GET", CONFIGS, r -> ConfigParams.consistent(r, operations, this::get));
     router.addAsync("POST", CONFIGS, this::publish);
     router.addAsync("DELETE", CONFIGS, this::delete);
   }

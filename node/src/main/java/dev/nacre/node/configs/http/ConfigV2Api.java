@@ -27,7 +27,7 @@ final class ConfigV2Api {
   }
 
   void register(Router router) {
-    router.add("GET", CONFIG, v2.wrap(this::get));
+    router.addAsync("GET", CONFIG, v2.wrapAsync(r -> ConfigParams.consistent(r, operations, this::get)));
     router.addAsync("POST", CONFIG, v2.wrapAsync(this::publish));
     router.addAsync("DELETE", CONFIG, v2.wrapAsync(this::delete));
   }

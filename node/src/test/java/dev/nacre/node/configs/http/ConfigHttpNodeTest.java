@@ -1,15 +1,19 @@
 package dev.nacre.node.configs.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.nacre.node.Node;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.configs.http.ConfigClient.Answer;
 import dev.nacre.node.testkit.FreePorts;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,6 +57,17 @@ class ConfigHttpNodeTest extends ConfigHttpContract {
     return client;
   }
 
+  /** Held once the node's listener query (GET on the long poll's path) shows this client listening. */
+  @Override
+  void awaitHeld(CompletableFuture<Answer> held, String dataId, String tenant) {
+    await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+      JsonNode listeners = client.get(LongPolling.LISTENER, "dataId", dataId, "group", "G", "tenant", tenant).json();
+      assertThat(listeners.get("collectStatus").asInt()).isEqualTo(200);
+      assertThat(listeners.get("lisentersGroupkeyStatus").has("127.0.0.1")).as(listeners.toString()).isTrue();
+    });
+    assertThat(held).isNotDone();
+  }
+
   @Test
   void betaContentGoesToItsAddressesAndStops() {
     assertThat(publish("beta.id", "formal").status()).isEqualTo(200);
@@ -72,6 +87,17 @@ class ConfigHttpNodeTest extends ConfigHttpContract {
   }
 
   /** A form larger than the HTTP body cap (nacre.http.max-body-bytes, 1 MiB) is refused, not hung. */
+  @Test
+  void aLinearizableReadGoesThroughTheReadIndexAndABadConsistencyIsRefused() {
+    assertThat(publish("lin.id", "v1").status()).isEqualTo(200);
+    assertThat(client.get(V1, "dataId", "lin.id", "group", "G", "consistency", "linearizable").body()).isEqualTo("v1");
+    assertThat(client.get("/nacos/v2/cs/config", "dataId", "lin.id", "group", "G", "consistency", "linearizable")
+        .body()).contains("\"data\":\"v1\"");
+    Answer bad = client.get(V1, "dataId", "lin.id", "group", "G", "consistency", "eventual");
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.body()).contains("consistency");
+  }
+
   @Test
   void aPublishOverTheHttpBodyCapIsRefused() {
     Answer big = publish("big.id", "x".repeat(1_200_000));
