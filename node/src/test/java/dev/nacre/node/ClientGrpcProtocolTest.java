@@ -118,7 +118,11 @@ class ClientGrpcProtocolTest {
       Reply badService = c.call("ServiceQueryRequest", "{\"serviceName\":\"\"}");
       assertThat(badService.type()).isEqualTo("QueryServiceResponse");
       assertThat(badService.errorCode()).isEqualTo(400);
-      assertThat(c.call("ServiceListRequest", "{\"pageNo\":0,\"pageSize\":10}").errorCode()).isEqualTo(400);
+      assertThat(c.call("ServiceListRequest", "{\"pageNo\":1,\"pageSize\":0}").errorCode()).isEqualTo(400);
+      // Dubbo's getServicesOfServer(0, Integer.MAX_VALUE, group): Nacos reads page 0 as the first.
+      Reply dubboList = c.call("ServiceListRequest", "{\"pageNo\":0,\"pageSize\":2147483647}");
+      assertThat(dubboList.errorCode()).isZero();
+      assertThat(dubboList.body().get("serviceNames").isArray()).isTrue();
       assertThat(hostCount("bad")).isZero();
       assertThat(c.call("HealthCheckRequest", "{}").resultCode()).as("still serving").isEqualTo(200);
     }

@@ -3,9 +3,9 @@ package dev.nacre.config.api;
 import java.util.Optional;
 
 /**
- * A publish as the client ports parse it. With {@code casMd5} present, it succeeds only when the
- * md5 of the content it replaces is that one (an absent content has md5 ""): the formal content's
- * for a formal publish, the beta's or the tag's for theirs, as in Nacos. With {@code betaIps}
+ * A publish as the client ports parse it. With {@code casMd5} present, it replaces a content only
+ * when that content's md5 is the one given: the formal content's for a formal publish, the beta's
+ * or the tag's for theirs; an absent content is created whatever md5 is given. Both as in Nacos. With {@code betaIps}
  * present it publishes the beta content for those client addresses; with {@code tag} present the
  * tag's content; else the formal content.
  */

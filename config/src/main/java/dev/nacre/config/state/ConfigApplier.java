@@ -56,7 +56,8 @@ final class ConfigApplier {
     Optional<ConfigItem> current = !p.getBetaIps().isEmpty() ? state.beta(key)
         : !p.getTag().isEmpty() ? state.tagged(key, p.getTag()) : state.formal(key);
     String currentMd5 = current.map(ConfigItem::md5).orElse("");
-    if (p.hasCasMd5() && !p.getCasMd5().equals(currentMd5)) {
+    // An absent configuration is created whatever md5 a compare-and-set names, as Nacos does.
+    if (p.hasCasMd5() && current.isPresent() && !p.getCasMd5().equals(currentMd5)) {
       throw new OperationRejectedException(ConfigDomain.CONFLICT + key + " has md5 '" + currentMd5
           + "', the publish expected '" + p.getCasMd5() + "'; read it again and retry");
     }

@@ -61,8 +61,9 @@ final class QueryHandlers {
     try {
       // The key's name is unused; only its namespace and group count.
       ServiceKey scope = NamingRequests.service(r.namespace(), r.groupName(), "");
+      // Dubbo asks for page 0 of Integer.MAX_VALUE names; Nacos reads a page below 1 as the first.
       ServicePage page = ServiceListSelector.parse(r.selector())
-          .page(naming, scope.namespaceId(), scope.group(), r.pageNo(), r.pageSize());
+          .page(naming, scope.namespaceId(), scope.group(), Math.max(1, r.pageNo()), r.pageSize());
       Reply ok = Replies.ok(codec, "ServiceListResponse");
       ok.body().put("count", page.count());
       page.names().forEach(ok.body().putArray("serviceNames")::add);
