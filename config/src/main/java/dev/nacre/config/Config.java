@@ -2,6 +2,7 @@ package dev.nacre.config;
 
 import dev.nacre.config.api.ConfigListeners;
 import dev.nacre.config.api.ConfigOperations;
+import dev.nacre.config.api.ConfigWriteObserver;
 import dev.nacre.config.listen.ListenerRegistry;
 import dev.nacre.config.operations.HistoryPurger;
 import dev.nacre.config.operations.LogConfigOperations;
@@ -71,8 +72,19 @@ public final class Config implements AutoCloseable {
     return listeners;
   }
 
+  /** Tells {@code observer} of every publish and delete of this member's operations (the meters). */
+  public void observeWrites(ConfigWriteObserver observer) {
+    requireAttached().observe(observer);
+  }
+
+  /** Formal configurations on this member, for the meters. */
+  public int configurations() {
+    return requireAttached().count();
+  }
+
   /**
-   * Starts periodic work (history retention purge through the log, by whichever member is leader or simply any member: the purge op must be idempotent); closing the handle stops it.
+   * Starts the periodic purge of revisions older than the history retention, submitted through
+   * the log (idempotent: any member may submit it); closing the handle stops it.
    */
   public AutoCloseable startChecks(ScheduledExecutorService scheduler) {
     return new HistoryPurger(nodeId, requireAttached(), settings.historyRetention(), clock)

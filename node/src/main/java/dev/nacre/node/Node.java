@@ -25,9 +25,11 @@ import dev.nacre.node.cluster.peer.PeerTls;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.configs.grpc.ConfigClientRequests;
 import dev.nacre.node.configs.grpc.ConfigPushCounts;
+import dev.nacre.node.configs.http.ConfigHttpApi;
 import dev.nacre.node.http.HttpServer;
 import dev.nacre.node.http.RequestWaits;
 import dev.nacre.node.http.Router;
+import dev.nacre.node.metrics.ConfigMeters;
 import dev.nacre.node.metrics.NodeMetrics;
 import dev.nacre.node.naming.grpc.NamingClientRequests;
 import dev.nacre.node.naming.udp.UdpSubscriptions;
@@ -61,7 +63,7 @@ public final class Node implements AutoCloseable {
   private NamingOperations naming;
   private ConfigOperations configs;
   /** Change notifications to gRPC config listeners, by outcome (for the meters, when hooked). */
-  private final ConfigPushCounts configPushes = new ConfigPushCounts();
+  private ConfigPushCounts configPushes;
   private Subscriptions push;
   private ClusterServices cluster;
   private HttpServer http;
@@ -159,6 +161,7 @@ public final class Node implements AutoCloseable {
         new RegistryViews(clients, registry::ownerOf, registry::services)).withAdmin(config.address(), raft,
             memberViews, new MembershipChanges(config, raft, memberViews::current,
                 list -> cluster().ifPresent(c -> c.memberList().replace(list)))).router();
+    ConfigHttpApi.register(router, configs, configService.listeners());
     metrics.watchRegistry(naming, counts);
     metrics.watchRaft(raft::status);
     metrics.watchLeaderChanges(raft, StartingReplicatedLog::leaderChanges);
@@ -169,6 +172,10 @@ public final class Node implements AutoCloseable {
       metrics.watchDistro(cluster.replicator(), config.peers().stream().map(Object::toString).toList());
       metrics.watchPeerPort(cluster, ClusterServices::refusedPeerCalls);
     }
+    ConfigMeters configMeters = ConfigMeters.watch(metrics, configService::configurations,
+        () -> configService.listeners().count());
+    configService.observeWrites(configMeters.writes());
+    configPushes = new ConfigPushCounts(configMeters.notifications());
     metrics.register(router);
     router.observe(metrics.httpRequests());
     // HTTP first: its probes tell how the start goes; every other request gets 503 until ready.

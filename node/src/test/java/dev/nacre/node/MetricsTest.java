@@ -3,6 +3,9 @@ package dev.nacre.node;
 import static dev.nacre.node.TestNode.NS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.nacre.config.api.ConfigKey;
+import dev.nacre.config.api.PublishRequest;
+import dev.nacre.config.api.RemoveRequest;
 import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.testkit.Http;
 import java.net.DatagramPacket;
@@ -13,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
@@ -72,6 +76,35 @@ class MetricsTest {
       assertThat(sample(node.http.get("/metrics", Map.of()).body(), "nacre_push_seconds_count", "result=\"acked\""))
           .isEqualTo(1.0);
     }
+  }
+
+  /** Publishes (one new, one update, one refused compare-and-set) and a delete: each counted by result. */
+  @Test
+  void configurationWritesAreCountedByResultAndTheConfigurationsHeld() {
+    try (TestNode node = TestNode.start(dir, Map.of())) {
+      ConfigKey a = new ConfigKey("", "DEFAULT_GROUP", "a.properties");
+      ConfigKey b = new ConfigKey("", "DEFAULT_GROUP", "b.properties");
+      node.node().configs().publish(publish(a, "x=1", Optional.empty())).join();
+      node.node().configs().publish(publish(b, "y=1", Optional.empty())).join();
+      assertThat(node.node().configs().publish(publish(a, "x=2", Optional.of("not-the-md5"))))
+          .failsWithin(Duration.ofSeconds(5));
+      node.node().configs().remove(new RemoveRequest(b, false, Optional.empty(), "", "127.0.0.1")).join();
+
+      String scrape = node.http.get("/metrics", Map.of()).body();
+      assertThat(sample(scrape, "nacre_config_writes_seconds_count", "operation=\"publish\"", "result=\"ok\""))
+          .isEqualTo(2.0);
+      assertThat(sample(scrape, "nacre_config_writes_seconds_count", "operation=\"publish\"",
+          "result=\"conflict\"")).isEqualTo(1.0);
+      assertThat(sample(scrape, "nacre_config_writes_seconds_count", "operation=\"remove\"", "result=\"ok\""))
+          .isEqualTo(1.0);
+      assertThat(sample(scrape, "nacre_config_configurations")).isEqualTo(1.0);
+      assertThat(sample(scrape, "nacre_config_listeners")).isEqualTo(0.0);
+    }
+  }
+
+  private static PublishRequest publish(ConfigKey key, String content, Optional<String> casMd5) {
+    return new PublishRequest(key, content, "properties", "", "", "", "", "", "127.0.0.1", casMd5,
+        Optional.empty(), Optional.empty());
   }
 
   /** Registers an instance over the v1 API, which must answer 200. */

@@ -1,12 +1,14 @@
 package dev.nacre.config.operations;
 
 import dev.nacre.config.ConfigSettings;
-import dev.nacre.config.api.ConfigException;
 import dev.nacre.config.api.ConfigException.Kind;
+import dev.nacre.config.api.ConfigException;
 import dev.nacre.config.api.ConfigItem;
 import dev.nacre.config.api.ConfigKey;
 import dev.nacre.config.api.ConfigOperations;
 import dev.nacre.config.api.ConfigRead;
+import dev.nacre.config.api.ConfigWriteObserver.Operation;
+import dev.nacre.config.api.ConfigWriteObserver;
 import dev.nacre.config.api.Page;
 import dev.nacre.config.api.PublishRequest;
 import dev.nacre.config.api.RemoveRequest;
@@ -27,6 +29,7 @@ import dev.nacre.proto.config.RemoveResult;
 import dev.nacre.storage.StorageException;
 import java.time.Clock;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -44,6 +47,7 @@ public final class LogConfigOperations implements ConfigOperations {
   private final Clock clock;
   private final ConfigValidator validator;
   private final PublishLimiter limiter;
+  private volatile ConfigWriteObserver observer = ConfigWriteObserver.NONE;
 
   public LogConfigOperations(ConfigSettings settings, Clock clock, ReplicatedLog log, ConfigDomain domain) {
     this.log = log;
@@ -91,6 +95,10 @@ public final class LogConfigOperations implements ConfigOperations {
 
   @Override
   public CompletableFuture<ConfigItem> publish(PublishRequest r) {
+    return observed(Operation.PUBLISH, System.nanoTime(), submitPublish(r));
+  }
+
+  private CompletableFuture<ConfigItem> submitPublish(PublishRequest r) {
     PublishConfig.Builder op;
     try {
       String type = validator.checkPublish(r);
@@ -111,6 +119,10 @@ public final class LogConfigOperations implements ConfigOperations {
 
   @Override
   public CompletableFuture<Boolean> remove(RemoveRequest r) {
+    return observed(Operation.REMOVE, System.nanoTime(), submitRemove(r));
+  }
+
+  private CompletableFuture<Boolean> submitRemove(RemoveRequest r) {
     try {
       validator.checkRemove(r);
     } catch (ConfigException e) {
@@ -121,6 +133,17 @@ public final class LogConfigOperations implements ConfigOperations {
         .setTimeMillis(clock.millis()).build();
     return submit(ConfigOperation.newBuilder().setRemove(op).build(), "delete of " + r.key())
         .thenApply(bytes -> parse(() -> RemoveResult.parseFrom(bytes)).getRemoved());
+  }
+
+  /** Tells {@code next} of every publish and delete from now on. */
+  public void observe(ConfigWriteObserver next) {
+    observer = next;
+  }
+
+  private <T> CompletableFuture<T> observed(Operation operation, long start, CompletableFuture<T> write) {
+    return write.whenComplete((value, failure) -> observer.written(operation,
+        failure == null ? "ok" : translate(failure, "").kind().name().toLowerCase(Locale.ROOT),
+        System.nanoTime() - start));
   }
 
   /** Drops revisions modified before {@code beforeMillis}, at most {@code limit}; completes with how many. */

@@ -17,6 +17,8 @@ public final class HttpAccessRules {
   private static final String AUTH = "/nacos/v1/auth/";
   private static final String STATUSES = "/nacos/v2/ns/instance/statuses/";
   private static final String CLIENTS = "/nacos/v2/ns/client";
+  private static final String CONFIGS_V1 = "/nacos/v1/cs/";
+  private static final String CONFIGS_V2 = "/nacos/v2/cs/";
 
   private final AccessControl access;
 
@@ -62,6 +64,10 @@ public final class HttpAccessRules {
     if (path.startsWith("/nacos/v1/ns/") || path.startsWith("/nacos/v2/ns/")) {
       return Optional.of(read ? Need.READ : Need.WRITE);
     }
+    if (path.startsWith(CONFIGS_V1) || path.startsWith(CONFIGS_V2)) {
+      // A long poll is a POST that only reads.
+      return Optional.of(read || path.equals(CONFIGS_V1 + "configs/listener") ? Need.READ : Need.WRITE);
+    }
     if (path.startsWith("/nacos/v1/") || path.startsWith("/nacos/v2/")) {
       return Optional.of(read ? Need.USER : Need.ADMIN);
     }
@@ -69,7 +75,7 @@ public final class HttpAccessRules {
   }
 
   /**
-   * The namespace a request touches: {@code namespaceId}, or for {@code /instance/statuses/{key}}
+   * The namespace a request touches: {@code namespaceId} ({@code tenant} for config v1), or for {@code /instance/statuses/{key}}
    * the key's {@code namespace##} part ("" means public).
    */
   static String namespaceOf(ApiRequest request) {
@@ -78,6 +84,12 @@ public final class HttpAccessRules {
       String key = path.substring(STATUSES.length());
       int sep = key.indexOf("##");
       return sep < 0 ? "" : key.substring(0, sep);
+    }
+    if (path.startsWith(CONFIGS_V1)) {
+      return request.param("tenant", "");
+    }
+    if (path.startsWith(CONFIGS_V2)) {
+      return request.param("namespaceId").orElse(request.param("tenant", ""));
     }
     return request.param("namespaceId", "");
   }

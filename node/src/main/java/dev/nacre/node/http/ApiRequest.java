@@ -4,6 +4,8 @@ import java.net.InetAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * One HTTP request as the API handlers see it: method, path and the parameters of the query
@@ -16,6 +18,8 @@ public final class ApiRequest {
   private final String body;
   private final Optional<InetAddress> source;
   private Optional<String> headerToken = Optional.empty();
+  private Map<String, String> headers = Map.of();
+  private Function<Runnable, Runnable> closeHooks = hook -> () -> { };
 
   /** @param source the address the request came from, when known */
   public ApiRequest(String method, String path, Map<String, List<String>> params, String body,
@@ -31,6 +35,36 @@ public final class ApiRequest {
   public ApiRequest withAccessToken(Optional<String> token) {
     this.headerToken = token;
     return this;
+  }
+
+  /** Sets the request's headers (set once, by the dispatcher); names are matched ignoring case. */
+  public ApiRequest withHeaders(Map<String, String> headers) {
+    TreeMap<String, String> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    copy.putAll(headers);
+    this.headers = copy;
+    return this;
+  }
+
+  /** A request header's value, empty when absent or blank. */
+  public Optional<String> header(String name) {
+    return Optional.ofNullable(headers.get(name)).map(String::trim).filter(v -> !v.isEmpty());
+  }
+
+  /**
+   * Sets how a handler hears that the client's connection closed (set once, by the dispatcher):
+   * the function registers a hook and returns what unregisters it.
+   */
+  public ApiRequest withCloseHooks(Function<Runnable, Runnable> closeHooks) {
+    this.closeHooks = closeHooks;
+    return this;
+  }
+
+  /**
+   * Runs {@code hook} once when the client's connection closes (at once when already closed), for
+   * an answer that waits; returns what unregisters the hook, to call when answered.
+   */
+  public Runnable onClose(Runnable hook) {
+    return closeHooks.apply(hook);
   }
 
   /** The client's access token: from a header, else the {@code accessToken} parameter. */

@@ -36,6 +36,8 @@ import org.apache.ratis.thirdparty.io.netty.handler.codec.http.TooLongHttpHeader
 import org.apache.ratis.thirdparty.io.netty.handler.codec.http.TooLongHttpLineException;
 import org.apache.ratis.thirdparty.io.netty.handler.timeout.IdleStateEvent;
 import org.apache.ratis.thirdparty.io.netty.util.AttributeKey;
+import org.apache.ratis.thirdparty.io.netty.util.concurrent.Future;
+import org.apache.ratis.thirdparty.io.netty.util.concurrent.GenericFutureListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -219,7 +221,7 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     ApiRequest apiRequest;
     try {
       apiRequest = toApiRequest(request, ctx.channel().remoteAddress() instanceof InetSocketAddress from
-          ? Optional.ofNullable(from.getAddress()) : Optional.empty());
+          ? Optional.ofNullable(from.getAddress()) : Optional.empty()).withCloseHooks(hook -> onClose(ctx, hook));
     } catch (RuntimeException e) {
       write(ctx, Router.toResponse(e), keepAlive);
       return;
@@ -243,10 +245,19 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     }
   }
 
+  /** Runs {@code hook} when the connection closes; returns what removes it. */
+  private static Runnable onClose(ChannelHandlerContext ctx, Runnable hook) {
+    GenericFutureListener<Future<? super Void>> listener = closed -> hook.run();
+    ctx.channel().closeFuture().addListener(listener);
+    return () -> ctx.channel().closeFuture().removeListener(listener);
+  }
+
   /** A request that changes the registry; beats only keep instances alive and are not counted. */
   private static boolean isWrite(ApiRequest request) {
     String method = request.method();
-    return !method.equals("GET") && !method.equals("HEAD") && !request.path().endsWith("/instance/beat");
+    // A config long poll (POST) only waits for changes.
+    return !method.equals("GET") && !method.equals("HEAD") && !request.path().endsWith("/instance/beat")
+        && !request.path().endsWith("/cs/configs/listener");
   }
 
   private static ApiResponse decodeFailure(Throwable cause) {
@@ -277,8 +288,10 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     } catch (IllegalArgumentException e) {
       throw HttpError.badRequest("malformed URL or form encoding: " + e.getMessage());
     }
+    Map<String, String> headers = new LinkedHashMap<>();
+    request.headers().forEach(h -> headers.putIfAbsent(h.getKey(), h.getValue()));
     return new ApiRequest(request.method().name(), uri.path(), params, body, source)
-        .withAccessToken(accessToken(request));
+        .withAccessToken(accessToken(request)).withHeaders(headers);
   }
 
   /** Nacos' places for a client's token, in its order: {@code Authorization: Bearer}, then {@code accessToken}. */
@@ -304,6 +317,7 @@ final class HttpDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> 
     FullHttpResponse http = new DefaultFullHttpResponse(
         HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(response.status()), Unpooled.wrappedBuffer(response.body()));
     http.headers().set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
+    response.headers().forEach((name, value) -> http.headers().set(name, value));
     HttpUtil.setContentLength(http, response.body().length);
     if (keepAlive) {
       http.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);

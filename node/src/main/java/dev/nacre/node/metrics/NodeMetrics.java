@@ -298,7 +298,7 @@ public final class NodeMetrics implements AutoCloseable {
         .record(nanos, TimeUnit.NANOSECONDS);
   }
 
-  private static Timer.Builder timer(String name) {
+  static Timer.Builder timer(String name) {
     return Timer.builder(name).serviceLevelObjectives(LATENCY_BUCKETS);
   }
 

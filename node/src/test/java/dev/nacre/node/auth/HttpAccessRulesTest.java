@@ -49,6 +49,21 @@ class HttpAccessRulesTest {
   }
 
   @Test
+  void configReadsAndLongPollsNeedReadAccessAndChangesWriteAccessToTheTenant() {
+    assertThat(need("GET", "/nacos/v1/cs/configs")).contains(Need.READ);
+    assertThat(need("POST", "/nacos/v1/cs/configs/listener")).contains(Need.READ);
+    assertThat(need("POST", "/nacos/v1/cs/configs")).contains(Need.WRITE);
+    assertThat(need("DELETE", "/nacos/v1/cs/configs")).contains(Need.WRITE);
+    assertThat(need("GET", "/nacos/v1/cs/history")).contains(Need.READ);
+    assertThat(need("GET", "/nacos/v2/cs/history/list")).contains(Need.READ);
+    assertThat(need("POST", "/nacos/v2/cs/config")).contains(Need.WRITE);
+    assertThat(HttpAccessRules.namespaceOf(new dev.nacre.node.http.ApiRequest("GET", "/nacos/v1/cs/configs",
+        java.util.Map.of("tenant", java.util.List.of("dev")), "", Optional.empty()))).isEqualTo("dev");
+    assertThat(HttpAccessRules.namespaceOf(new dev.nacre.node.http.ApiRequest("GET", "/nacos/v2/cs/config",
+        java.util.Map.of("namespaceId", java.util.List.of("prod")), "", Optional.empty()))).isEqualTo("prod");
+  }
+
+  @Test
   void aStatusesKeyNamesTheNamespaceItReads() {
     assertThat(HttpAccessRules.namespaceOf(request("/nacos/v2/ns/instance/statuses/dev##g@@orders"))).isEqualTo("dev");
     assertThat(HttpAccessRules.namespaceOf(request("/nacos/v2/ns/instance/statuses/g@@orders"))).isEmpty();
