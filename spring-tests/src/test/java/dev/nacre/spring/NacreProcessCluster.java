@@ -125,6 +125,11 @@ final class NacreProcessCluster implements AutoCloseable {
     return members();
   }
 
+  /** {@code 127.0.0.1:P} of node i alone, for a client that should talk to that member only. */
+  String address(int i) {
+    return "127.0.0.1:" + ports.get(i);
+  }
+
   int size() {
     return ports.size();
   }

@@ -60,10 +60,10 @@ class SpringCloudDiscoveryTest {
 
   @Test
   void registersDiscoversAndDeregistersOnShutdown() {
-    ConfigurableApplicationContext first = OrdersApplication.start(cluster.serverAddr());
+    ConfigurableApplicationContext first = start();
     ConfigurableApplicationContext second = null;
     try {
-      second = OrdersApplication.start(cluster.serverAddr());
+      second = start();
       String firstAddress = "127.0.0.1:" + port(first);
       String secondAddress = "127.0.0.1:" + port(second);
       List<String> both = Stream.of(firstAddress, secondAddress).sorted().toList();
@@ -113,6 +113,13 @@ class SpringCloudDiscoveryTest {
       }
       first.close();
     }
+  }
+
+  private static ConfigurableApplicationContext start() {
+    // Discovery alone: SpringCloudConfigTest has the config starter read from Nacre.
+    return OrdersApplication.start(
+        "--spring.cloud.nacos.discovery.server-addr=" + cluster.serverAddr(),
+        "--spring.cloud.nacos.config.enabled=false");
   }
 
   private static int port(ConfigurableApplicationContext app) {
