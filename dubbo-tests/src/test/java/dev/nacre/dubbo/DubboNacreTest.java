@@ -18,7 +18,6 @@ import java.util.Properties;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -45,15 +44,6 @@ class DubboNacreTest {
   /** The Nacos client, and Dubbo's registry, configuration centre and metadata report for Nacos. */
   static final Predicate<String> NACOS_LOGGERS = logger -> logger.startsWith("com.alibaba.nacos")
       || (logger.startsWith("org.apache.dubbo") && logger.contains(".nacos"));
-  /**
-   * The lines of the one known Nacre gap (see {@link #casPublishOfAMissingKeyCreatesItAsNacosDoes}):
-   * the Nacos client's refused CAS publish of the interface-to-application mapping, and Dubbo's
-   * error that follows. Remove this filter when that test is enabled.
-   */
-  static final Predicate<String> KNOWN_MAPPING_GAP = line ->
-      (line.contains("[publish-single] fail") && line.contains("group=mapping") && line.contains("md5 conflict"))
-      || line.contains("Failed register interface application mapping");
-
   @TempDir static Path dir;
   static NacreProcessCluster cluster;
   static final List<DubboProcess> apps = new ArrayList<>();
@@ -104,6 +94,9 @@ class DubboNacreTest {
       assertThat(configs).hasEntrySatisfying("dubbo/" + INTERFACE + ":::provider:" + DubboApp.PROVIDER_APP,
           definition -> assertThat(definition).contains("\"canonicalName\":\"" + INTERFACE + "\"").contains("greet"));
     });
+    // The interface-to-application mapping, a compare-and-set publish of a key that did not exist.
+    await("node 2 has the interface's application mapping").atMost(WAIT).untilAsserted(() ->
+        assertThat(configs(2)).containsEntry("mapping/" + INTERFACE, DubboApp.PROVIDER_APP));
     System.out.println("configurations Dubbo wrote: " + configs(2).keySet());
 
     assertThat(consumer.exitCode(Duration.ofSeconds(RUN_SECONDS).plus(START))).as("consumer's exit code").isZero();
@@ -121,23 +114,19 @@ class DubboNacreTest {
       // gRPC reconnect "isAbandon=true", the client's own "mark to redo" at shutdown) whose cause on
       // Nacre's side is not established yet; they are printed above.
       assertThat(app.warnings(NACOS_LOGGERS)).as("%s's Nacos ERROR lines", app)
-          .filteredOn(l -> l.contains(" ERROR ")).filteredOn(KNOWN_MAPPING_GAP.negate()).isEmpty();
+          .filteredOn(l -> l.contains(" ERROR ")).isEmpty();
       assertThat(app.warnings(l -> l.startsWith("org.apache.dubbo"))).as("%s's Dubbo ERROR lines", app)
-          .filteredOn(l -> l.contains(" ERROR ")).filteredOn(KNOWN_MAPPING_GAP.negate()).isEmpty();
+          .filteredOn(l -> l.contains(" ERROR ")).isEmpty();
     }
   }
 
   /**
    * Dubbo's provider writes the interface-to-application mapping (dataId the interface, group
    * {@code mapping}) with a CAS publish whose casMd5 is {@code "0"} when the key does not exist yet
-   * (its NacosMetadataReport.getConfigItem). Nacos ignores the expected md5 when there is nothing
-   * to compare and creates the key; Nacre refuses with errorCode 400 "md5 conflict: ... has md5 '',
-   * the publish expected '0'". Dubbo then logs ERROR 5-10 and retries, and consumers fall back to
-   * interface-level discovery.
+   * (its NacosMetadataReport.getConfigItem). As Nacos, Nacre creates an absent key whatever md5 a
+   * compare-and-set names.
    */
   @Test
-  @Disabled("Nacre gap: a ConfigPublishRequest with casMd5 on a missing key must create it, as Nacos does; "
-      + "it is refused with 'md5 conflict' (Dubbo's interface-application mapping). Server fix needed.")
   void casPublishOfAMissingKeyCreatesItAsNacosDoes() throws NacosException {
     Properties properties = new Properties();
     properties.setProperty("serverAddr", cluster.address(0));
