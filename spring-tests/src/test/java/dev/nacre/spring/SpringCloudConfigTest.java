@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.alibaba.nacos.api.NacosFactory;
 import com.alibaba.nacos.api.config.ConfigService;
 import com.alibaba.nacos.api.exception.NacosException;
+import dev.nacre.testkit.process.NacreProcessCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.nacre.testkit.process.NacreProcessCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

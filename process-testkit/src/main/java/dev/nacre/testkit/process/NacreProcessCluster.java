@@ -1,4 +1,4 @@
-package dev.nacre.spring;
+package dev.nacre.testkit.process;
 
 import static org.awaitility.Awaitility.await;
 
@@ -25,12 +25,13 @@ import java.util.stream.Collectors;
 /**
  * A Nacre cluster of real node processes on 127.0.0.1, each a child JVM started from the node jar
  * that the reactor built ({@code node/target/nacre-node.jar} with its {@code lib/}), as
- * {@code scripts/cluster.sh} starts them. Child processes rather than nodes in this JVM because
- * the node's Netty, Jackson, Logback and Micrometer versions differ from the ones Spring Boot
- * brings, and this module's class path must be an ordinary Spring application's.
+ * {@code scripts/cluster.sh} starts them. Child processes rather than nodes in the test's JVM
+ * because the node's Netty, Jackson, Logback and Micrometer versions differ from the ones an
+ * application brings (Spring Boot, Dubbo), and the application test modules' class paths must be
+ * an ordinary application's. Those modules (spring-tests, dubbo-tests) share it from here.
  */
-final class NacreProcessCluster implements AutoCloseable {
-  static final String NS = "/nacos/v1/ns";
+public final class NacreProcessCluster implements AutoCloseable {
+  public static final String NS = "/nacos/v1/ns";
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final Duration START_BOUND = Duration.ofSeconds(90);
   private static final Duration STOP_BOUND = Duration.ofSeconds(20);
@@ -51,7 +52,7 @@ final class NacreProcessCluster implements AutoCloseable {
    * Starts {@code size} nodes together and returns once every node is ready, sees every member
    * UP and knows the Raft leader (services are created through Raft).
    */
-  static NacreProcessCluster start(Path root, int size) {
+  public static NacreProcessCluster start(Path root, int size) {
     NacreProcessCluster cluster = new NacreProcessCluster(root, size);
     Runtime.getRuntime().addShutdownHook(cluster.killOnExit);
     try {
@@ -73,7 +74,7 @@ final class NacreProcessCluster implements AutoCloseable {
   private static Path nodeJar() {
     String configured = System.getProperty("nacre.node.jar");
     if (configured == null) {
-      throw new IllegalStateException("system property nacre.node.jar is not set (spring-tests/pom.xml sets it for surefire)");
+      throw new IllegalStateException("system property nacre.node.jar is not set (the test module's pom sets it for surefire)");
     }
     Path jar = Path.of(configured).toAbsolutePath().normalize();
     if (!Files.isRegularFile(jar) || !Files.isDirectory(jar.resolveSibling("lib"))) {
@@ -121,16 +122,16 @@ final class NacreProcessCluster implements AutoCloseable {
   }
 
   /** The value for {@code spring.cloud.nacos.discovery.server-addr}: every member. */
-  String serverAddr() {
+  public String serverAddr() {
     return members();
   }
 
   /** {@code 127.0.0.1:P} of node i alone, for a client that should talk to that member only. */
-  String address(int i) {
+  public String address(int i) {
     return "127.0.0.1:" + ports.get(i);
   }
 
-  int size() {
+  public int size() {
     return ports.size();
   }
 
@@ -163,7 +164,7 @@ final class NacreProcessCluster implements AutoCloseable {
   }
 
   /** {@code ip:port} of every instance node i lists for the service, sorted. */
-  List<String> hosts(int i, String service) {
+  public List<String> hosts(int i, String service) {
     return instances(i, service).stream()
         .map(h -> h.path("ip").asText() + ":" + h.path("port").asInt())
         .sorted()
@@ -171,7 +172,7 @@ final class NacreProcessCluster implements AutoCloseable {
   }
 
   /** The {@code hosts} of node i's {@code /instance/list} for the service, as Nacre renders them. */
-  List<JsonNode> instances(int i, String service) {
+  public List<JsonNode> instances(int i, String service) {
     String path = NS + "/instance/list?serviceName=" + URLEncoder.encode(service, StandardCharsets.UTF_8);
     HttpResponse<String> r = get(i, path);
     if (r == null) {
@@ -186,7 +187,7 @@ final class NacreProcessCluster implements AutoCloseable {
   }
 
   /** Each node's status line and the end of its log, for failure messages. */
-  String describe() {
+  public String describe() {
     StringBuilder b = new StringBuilder("Nacre cluster in ").append(root).append('\n');
     for (int i = 0; i < processes.size(); i++) {
       HttpResponse<String> status = processes.get(i).isAlive() ? get(i, "/nacre/v1/status") : null;
@@ -209,7 +210,7 @@ final class NacreProcessCluster implements AutoCloseable {
   }
 
   /** GET on node i, or null when the node does not answer (not up yet, or stopped). */
-  private HttpResponse<String> get(int i, String pathAndQuery) {
+  public HttpResponse<String> get(int i, String pathAndQuery) {
     HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ports.get(i) + pathAndQuery))
         .timeout(Duration.ofSeconds(5)).GET().build();
     try {
@@ -222,7 +223,7 @@ final class NacreProcessCluster implements AutoCloseable {
     }
   }
 
-  private static JsonNode json(HttpResponse<String> r) {
+  public static JsonNode json(HttpResponse<String> r) {
     try {
       return MAPPER.readTree(r.body());
     } catch (IOException e) {

@@ -1,4 +1,4 @@
-package dev.nacre.dubbo;
+package dev.nacre.testkit.process;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -12,13 +12,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * Main ports P for Nacre nodes on 127.0.0.1: a node also listens on P-1000 (Raft), P+1000 (Nacos
  * 2.x clients) and P+1001 (peers), so all four must be free and no two nodes may share any of them.
  */
-final class LoopbackPorts {
+public final class LoopbackPorts {
   private static final int[] OFFSETS = {-1000, 0, 1000, 1001};
 
   private LoopbackPorts() {}
 
   /** {@code count} main ports whose derived ports are free now and pairwise distinct. */
-  static List<Integer> forNodes(int count) {
+  public static List<Integer> forNodes(int count) {
     List<Integer> chosen = new ArrayList<>();
     for (int attempt = 0; attempt < 500 && chosen.size() < count; attempt++) {
       // Below 32768, where Linux starts handing out ephemeral ports, so that no outgoing
