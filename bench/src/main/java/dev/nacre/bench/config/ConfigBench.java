@@ -67,14 +67,15 @@ public final class ConfigBench implements Callable<Integer> {
     Members members = new Members(nodes, clusterDir);
     Figures figures = new Figures();
     if (configurations > 0) {
+      Memory memory = new Memory(prefix, members, new Memory.Plan(configurations, contentBytes, settleSeconds,
+          restartCommand == null ? 0 : restarts, restartCommand), figures);
       List<Client> writers = Client.openAll(nodes, clients, false, clients);
       try {
-        new Memory(prefix, members, new Memory.Plan(configurations, contentBytes, settleSeconds,
-            restartCommand == null ? 0 : restarts, restartCommand), figures)
-            .run(new LoadRunner<>(writers, new CpuMeter(members.pids(), clockTicks)));
+        memory.publishAndMeasure(new LoadRunner<>(writers, new CpuMeter(members.pids(), clockTicks)));
       } finally {
         Client.closeAll(writers);
       }
+      memory.restarts();
     }
     List<Client> pairs = Client.openAll(nodes, clients, true, clients);
     try {

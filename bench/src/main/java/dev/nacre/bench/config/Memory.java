@@ -40,7 +40,8 @@ final class Memory {
     return "m-" + i;
   }
 
-  void run(LoadRunner<Client> runner) throws Exception {
+  /** Publishes the set through {@code runner}'s clients and reads the heaps. */
+  void publishAndMeasure(LoadRunner<Client> runner) throws Exception {
     List<Histogram> empty = histograms();
     List<Long> before = members.each(members::configurations);
     List<List<Integer>> work = new ArrayList<>();
@@ -80,6 +81,10 @@ final class Memory {
       figures.add("heap per configuration (" + plan.contentBytes() + " B content), member " + (n + 1) + ", bytes",
           "%.0f", perConfig);
     }
+  }
+
+  /** The restarts, once no client of the bench is connected (a killed member's clients only log reconnections). */
+  void restarts() throws Exception {
     Map<String, String> expected = new HashMap<>();
     for (int i = 0; i < plan.configurations(); i++) {
       expected.put(dataId(i), Contents.md5(content(i)));
