@@ -8,6 +8,10 @@
 #   scripts/bench.sh --memory [...]
 #                  heap per ephemeral and per persistent instance on a 3-node cluster
 #                  (scripts/peers/memory-bench.sh --help)
+#   scripts/bench.sh --config [...]
+#                  the configuration service through the official client: reads against instance
+#                  queries, publishes against persistent registrations, listener fan-out, heap per
+#                  configuration and a restart holding them (scripts/peers/config-bench.sh --help)
 #
 #   --quick        fewer samples (about 4 minutes instead of about 15)
 #   --base-port P  first main port of the clusters (default 19848; ports P..P+40 and P-1000.. used)
@@ -34,6 +38,7 @@ for arg in "$@"; do
   case $arg in
     --against|--against=*) exec "$(dirname "$0")/peers/peer-bench.sh" "$@" ;;
     --memory) exec "$(dirname "$0")/peers/memory-bench.sh" "$@" ;;
+    --config) exec "$(dirname "$0")/peers/config-bench.sh" "$@" ;;
   esac
 done
 
@@ -43,7 +48,7 @@ while [ $# -gt 0 ]; do
     --quick) quick=true; shift ;;
     --base-port) base=$2; shift 2 ;;
     --keep) keep=true; shift ;;
-    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done

@@ -7,7 +7,7 @@ nacre_jar="$nacre_root/node/target/nacre-node.jar"
 nacre_ensure_built() {
   local newer=""
   if [ -f "$nacre_jar" ]; then
-    newer=$(cd "$nacre_root" && find pom.xml proto storage consensus naming node \
+    newer=$(cd "$nacre_root" && find pom.xml proto storage consensus naming config node \
       \( -path '*/target' -o -path '*/src/test' \) -prune -o -type f -newer "$nacre_jar" -print -quit)
   fi
   if [ ! -f "$nacre_jar" ] || [ -n "$newer" ]; then

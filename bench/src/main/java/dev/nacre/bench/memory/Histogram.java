@@ -15,13 +15,13 @@ import java.util.regex.Pattern;
  * The live objects of a JVM by class, from {@code jcmd PID GC.class_histogram}, which runs a full
  * GC first: what is left is what the process holds on to.
  */
-record Histogram(long totalBytes, Map<String, Long> bytesByClass) {
+public record Histogram(long totalBytes, Map<String, Long> bytesByClass) {
   private static final Pattern TOTAL = Pattern.compile("(?m)^Total\\s+(\\d+)\\s+(\\d+)");
   private static final Pattern ROW = Pattern.compile("(?m)^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)");
 
-  record Growth(String className, long bytes) {}
+  public record Growth(String className, long bytes) {}
 
-  static Histogram of(long pid) throws IOException, InterruptedException {
+  public static Histogram of(long pid) throws IOException, InterruptedException {
     Process jcmd = new ProcessBuilder("jcmd", Long.toString(pid), "GC.class_histogram")
         .redirectErrorStream(true).start();
     String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -49,7 +49,7 @@ record Histogram(long totalBytes, Map<String, Long> bytesByClass) {
   }
 
   /** Classes whose live bytes grew since {@code before}, largest growth first. */
-  List<Growth> growthOver(Histogram before) {
+  public List<Growth> growthOver(Histogram before) {
     List<Growth> out = new ArrayList<>();
     bytesByClass.forEach((cls, b) -> {
       long grew = b - before.bytesByClass.getOrDefault(cls, 0L);

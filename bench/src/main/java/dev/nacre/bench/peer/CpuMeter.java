@@ -9,17 +9,17 @@ import java.util.List;
  * CPU time of the server processes, from {@code /proc/<pid>/stat} (utime + stime, in clock
  * ticks), so that a series is charged what the servers spent and not what the client spent.
  */
-final class CpuMeter {
+public final class CpuMeter {
   private final List<Long> pids;
   private final long ticksPerSecond;
 
-  CpuMeter(List<Long> pids, long ticksPerSecond) {
+  public CpuMeter(List<Long> pids, long ticksPerSecond) {
     this.pids = List.copyOf(pids);
     this.ticksPerSecond = ticksPerSecond;
   }
 
   /** The servers' CPU seconds so far, summed; fails when a server is gone (its figures would lie). */
-  double seconds() {
+  public double seconds() {
     long ticks = 0;
     for (long pid : pids) {
       ticks += ticksOf(pid);

@@ -14,9 +14,9 @@ import java.util.Set;
  */
 final class Guard {
   private static final Duration LIMIT = Duration.ofSeconds(20);
-  private final LoadRunner runner;
+  private final LoadRunner<RegistryDriver> runner;
 
-  Guard(LoadRunner runner) {
+  Guard(LoadRunner<RegistryDriver> runner) {
     this.runner = runner;
   }
 

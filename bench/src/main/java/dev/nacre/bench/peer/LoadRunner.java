@@ -12,44 +12,45 @@ import org.HdrHistogram.Histogram;
  * Runs one series: every client on its own thread, each operation synchronous and right after the
  * previous one (like an application), all clients at once. Every loop is bounded in count and in
  * time. Latency is recorded per acknowledged operation; the servers' CPU is read around the
- * measured window.
+ * measured window. {@code D} is one client (a registry driver, or the config bench's pair of
+ * official services); each is used by one thread only.
  */
-final class LoadRunner {
+public final class LoadRunner<D> {
   /** One operation of a counted series on one item. */
-  interface ItemStep<T> {
-    void run(RegistryDriver driver, T item) throws Exception;
+  public interface ItemStep<D, T> {
+    void run(D driver, T item) throws Exception;
   }
 
   /** One operation of a timed series: client {@code client}'s {@code n}-th. */
-  interface IndexedStep {
-    void run(RegistryDriver driver, int client, long n) throws Exception;
+  public interface IndexedStep<D> {
+    void run(D driver, int client, long n) throws Exception;
   }
 
   /** What a series did: acknowledged operations, failures, the measured seconds and latencies. */
-  record Outcome<T>(long ops, long errors, double seconds, Histogram latencyMicros, double cpuSeconds,
+  public record Outcome<T>(long ops, long errors, double seconds, Histogram latencyMicros, double cpuSeconds,
       List<T> acknowledged) {
   }
 
   private static final int ERRORS_SHOWN = 3;
-  private final List<RegistryDriver> drivers;
+  private final List<D> drivers;
   private final CpuMeter cpu;
   private final AtomicInteger errorsShown = new AtomicInteger();
 
-  LoadRunner(List<RegistryDriver> drivers, CpuMeter cpu) {
+  public LoadRunner(List<D> drivers, CpuMeter cpu) {
     this.drivers = drivers;
     this.cpu = cpu;
   }
 
-  int clients() {
+  public int clients() {
     return drivers.size();
   }
 
-  RegistryDriver driver(int client) {
+  public D driver(int client) {
     return drivers.get(client);
   }
 
   /** Client c does {@code work.get(c)} in order; stops early (counted as unfinished) at the limit. */
-  <T> Outcome<T> counted(String label, List<List<T>> work, ItemStep<T> step, Duration limit)
+  public <T> Outcome<T> counted(String label, List<List<T>> work, ItemStep<D, T> step, Duration limit)
       throws InterruptedException {
     long deadline = System.nanoTime() + limit.toNanos();
     List<Histogram> histograms = new ArrayList<>();
@@ -93,7 +94,7 @@ final class LoadRunner {
    * Every client repeats {@code step} for {@code warmup + measured}; only operations that start
    * after the warm-up and end before the end are recorded. At most {@code maxPerClient} each.
    */
-  Outcome<Void> timed(String label, Duration warmup, Duration measured, long maxPerClient, IndexedStep step)
+  public Outcome<Void> timed(String label, Duration warmup, Duration measured, long maxPerClient, IndexedStep<D> step)
       throws InterruptedException {
     long t0 = System.nanoTime();
     long measureFrom = t0 + warmup.toNanos();
@@ -141,7 +142,7 @@ final class LoadRunner {
     }
   }
 
-  static Histogram newHistogram() {
+  public static Histogram newHistogram() {
     return new Histogram(1, TimeUnit.SECONDS.toMicros(60), 3);
   }
 

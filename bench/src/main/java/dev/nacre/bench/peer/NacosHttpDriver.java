@@ -21,13 +21,13 @@ import java.util.concurrent.TimeUnit;
  * Ephemeral instances over HTTP live on beats; none are sent, as every series ends well within
  * the 15 s before an instance without beats turns unhealthy.
  */
-final class NacosHttpDriver implements RegistryDriver {
+public final class NacosHttpDriver implements RegistryDriver {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
   private final HttpClient http;
   private final String base;
 
-  NacosHttpDriver(String hostPort) {
+  public NacosHttpDriver(String hostPort) {
     this.base = "http://" + hostPort + "/nacos/v1/ns";
     this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(2)).build();

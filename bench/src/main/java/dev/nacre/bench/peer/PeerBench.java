@@ -65,7 +65,7 @@ public final class PeerBench {
         for (int c = 0; c < clients; c++) {
           drivers.add(open(system, nodes.get(c % nodes.size())));
         }
-        LoadRunner runner = new LoadRunner(drivers, new CpuMeter(pids, clockTicks));
+        LoadRunner<RegistryDriver> runner = new LoadRunner<>(drivers, new CpuMeter(pids, clockTicks));
         Workload workload = new Workload(system + "-" + runId, clients, queryServices, perService);
         SystemRun.Plan plan = new SystemRun.Plan(ephemeral, persistent, Duration.ofSeconds(querySeconds), rounds,
             sustained, Duration.ofSeconds(10), Duration.ofSeconds(15));

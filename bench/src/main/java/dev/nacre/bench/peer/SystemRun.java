@@ -23,13 +23,13 @@ final class SystemRun {
   private static final Duration SERIES_LIMIT = Duration.ofMinutes(3);
   private static final long MAX_OPS_PER_CLIENT = 2_000_000;
   private final String system;
-  private final LoadRunner runner;
+  private final LoadRunner<RegistryDriver> runner;
   private final Workload workload;
   private final Guard guard;
   private final Plan plan;
   private final Path out;
 
-  SystemRun(String system, LoadRunner runner, Workload workload, Plan plan, Path out) {
+  SystemRun(String system, LoadRunner<RegistryDriver> runner, Workload workload, Plan plan, Path out) {
     this.system = system;
     this.runner = runner;
     this.workload = workload;
