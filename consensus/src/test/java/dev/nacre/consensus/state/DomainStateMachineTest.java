@@ -8,6 +8,7 @@ import dev.nacre.consensus.raft.Outcome;
 import dev.nacre.storage.Batch;
 import dev.nacre.storage.RocksStore;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -118,8 +119,8 @@ class DomainStateMachineTest {
   }
 
   @Test
-  void aSnapshotCarriesEveryDomainAndInstallingItReloadsThem() {
-    Path snapshot = dir.resolve("snapshot");
+  void aSnapshotCarriesEveryDomainAndInstallingItReloadsThem() throws Exception {
+    Path snapshot = Files.createDirectories(dir.resolve("snapshot"));
     try (DomainStateMachine machine = DomainStateMachine.open(dir.resolve("one"),
         List.of(new KeyValues('A', "a-values"), new KeyValues('B', "b-values")))) {
       machine.setCurrentTerm(3);
