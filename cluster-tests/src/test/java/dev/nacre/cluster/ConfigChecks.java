@@ -80,7 +80,13 @@ final class ConfigChecks {
    * key after a present one counts too, unless the history has a remove of that key.
    */
   static CheckResult monotonicReads(Scenario s, List<ConfigWorkloadClient.Served> served) {
-    History h = s.history();
+    CheckResult r = monotonic(s.history(), served);
+    s.check("monotonic-reads", r.verdict(), String.join("\n", r.details()));
+    return r;
+  }
+
+  /** {@link #monotonicReads} on a history (for the removes) and the reads served. */
+  static CheckResult monotonic(History h, List<ConfigWorkloadClient.Served> served) {
     Set<InstanceKey> removed = h.ops().stream()
         .filter(o -> o.kind() == OpKind.DEREGISTER && o.outcome() != Outcome.FAIL)
         .map(o -> o.key()).collect(Collectors.toSet());
@@ -117,7 +123,6 @@ final class ConfigChecks {
             List.of())
         : new CheckResult(Verdict.fail(bad.size() + " of " + served.size() + " reads went back on their member; first: "
             + bad.get(0)), bad.subList(0, Math.min(SHOWN, bad.size())));
-    s.check("monotonic-reads", r.verdict(), String.join("\n", r.details()));
     return r;
   }
 

@@ -6,6 +6,7 @@ import dev.nacre.cluster.check.Mode;
 import dev.nacre.cluster.check.Op;
 import dev.nacre.cluster.check.Outcome;
 import dev.nacre.cluster.check.Verdict;
+import dev.nacre.node.config.NodeConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -111,13 +112,18 @@ class ConfigScenarioTest {
   }
 
   /**
-   * A follower stops, its folder is deleted while the others take publishes, and it starts empty:
-   * it reinstalls everything from the others and serves every acknowledged publish.
+   * A follower stops, its folder is deleted while the others take publishes, and it starts empty.
+   * Snapshots are taken every 40 entries and the log kept in 4 KiB segments, and it restarts only
+   * once the leader's log no longer starts at index 1: it reinstalls the configuration state
+   * (contents and history) from the leader's snapshot, then serves every acknowledged publish.
    */
   @Test
   @Tag("quick")
   void diskLost() {
-    try (Scenario s = Scenario.builder("config-disk-lost").start(dir)) {
+    try (Scenario s = Scenario.builder("config-disk-lost")
+        .setting(NodeConfig.SNAPSHOT_THRESHOLD, "40")
+        .setting(NodeConfig.LOG_SEGMENT_SIZE, "4096")
+        .start(dir)) {
       int leader = s.awaitLeader(Duration.ofSeconds(20));
       int victim = s.allBut(List.of(leader)).get(0);
       List<Integer> rest = s.allBut(List.of(victim));
@@ -131,6 +137,11 @@ class ConfigScenarioTest {
       c.diskLost(victim);
       s.disruption("member " + victim + " lost its disk", rest);
       s.awaitAcknowledged(onRest, 40, Duration.ofSeconds(20));
+      Duration purged = Polling.until("the leader's log no longer starts at index 1", Duration.ofSeconds(60),
+          () -> CpRecoveryScenarioTest.firstLogIndexOnDisk(s, s.cluster().leader()).orElse(0) > 1, s::dump);
+      int now = s.cluster().leader();
+      s.expect("leader-purged", true, "leader " + now + " log starts at "
+          + CpRecoveryScenarioTest.firstLogIndexOnDisk(s, now).orElse(-1) + " after " + purged.toMillis() + " ms");
       s.restart(victim);
       long target = s.cluster().node(s.awaitLeaderAmong(rest, Duration.ofSeconds(10))).raftStatus().commitIndex();
       Duration caughtUp = Polling.until("the wiped member applies up to the leader's commit index",
