@@ -4,6 +4,7 @@ import dev.nacre.cluster.check.CheckResult;
 import dev.nacre.cluster.check.InstanceKey;
 import dev.nacre.cluster.check.Mode;
 import dev.nacre.cluster.check.Op;
+import dev.nacre.cluster.check.OpKind;
 import dev.nacre.cluster.check.Outcome;
 import dev.nacre.cluster.check.Verdict;
 import dev.nacre.node.config.NodeConfig;
@@ -77,6 +78,9 @@ class ConfigScenarioTest {
       try (ConfigListenerProbe listeners = ConfigListenerProbe.on(s, keys)) {
         Workload onMinority = s.start(ConfigWorkloads.spec(c, "minority", 2 * minority.size(), minority, keys, 0.15));
         Workload onMajority = s.start(ConfigWorkloads.spec(c, "majority", 2 * majority.size(), majority, keys, 0.15));
+        // Linearizable reads only, so that the cut-off side is asked to read while the majority writes.
+        Workload readers = s.start(Workload.Spec.cp("minority-readers", minority.size(), minority, keys)
+            .withStep(ctx -> c.read(ctx.process(), ctx.node(), ctx.anyKey())));
         s.awaitAcknowledged(onMajority, 20, Duration.ofSeconds(20));
         s.awaitAcknowledged(onMinority, 5, Duration.ofSeconds(20));
 
@@ -85,8 +89,9 @@ class ConfigScenarioTest {
         s.awaitLeaderAmong(majority, Duration.ofSeconds(15));
         s.awaitAcknowledged(onMajority, 30, Duration.ofSeconds(20));
         int wanted = 2 * onMinority.spec().processes();
-        Polling.until(wanted + " publishes sent to the minority after the cut answered", Duration.ofSeconds(40),
-            () -> minorityWrites(s, minority, cut, System.nanoTime()).size() >= wanted, s::dump);
+        Polling.until(wanted + " publishes and 2 reads sent to the minority after the cut answered",
+            Duration.ofSeconds(40), () -> minorityWrites(s, minority, cut, System.nanoTime()).size() >= wanted
+                && minorityReads(s, minority, cut) >= 2, s::dump);
 
         long heal = System.nanoTime();
         s.cluster().faults().heal();
@@ -97,6 +102,7 @@ class ConfigScenarioTest {
         s.awaitLivenessEvidence(Scenario.CP_RECOVERY);
         onMinority.stop();
         onMajority.stop();
+        readers.stop();
 
         s.checkMinorityRefuses(minority, cut, heal);
         List<Op> refused = minorityWrites(s, minority, cut, heal);
@@ -225,6 +231,13 @@ class ConfigScenarioTest {
     return s.history().ops().stream().filter(o -> o.mode() == Mode.CP && o.kind().isWrite()
         && nodes.contains(o.node()) && o.invokeNanos() >= from && o.invokeNanos() <= to && o.completeNanos() <= to)
         .toList();
+  }
+
+  /** Reads sent to {@code minority} after {@code from} that returned (any outcome). */
+  private static long minorityReads(Scenario s, List<Integer> minority, long from) {
+    Set<String> nodes = s.cluster().addresses(minority);
+    return s.history().ops().stream().filter(o -> o.kind() == OpKind.READ && nodes.contains(o.node())
+        && o.invokeNanos() >= from && o.completeNanos() != Long.MAX_VALUE).count();
   }
 
   /** The nemesis's target, telling the client when a member's disk is lost (its reads start over). */
