@@ -36,6 +36,7 @@ final class ConfigListenerProbe implements AutoCloseable {
   /** "member key" to the last md5 heard. */
   private final Map<String, String> lastMd5 = new ConcurrentHashMap<>();
   private final Map<String, Integer> heard = new ConcurrentHashMap<>();
+  private final Map<String, Long> lastHeardNanos = new ConcurrentHashMap<>();
 
   /** Connects to each member of {@code s} and listens to {@code keys}. */
   static ConfigListenerProbe on(Scenario s, List<InstanceKey> keys) {
@@ -54,6 +55,7 @@ final class ConfigListenerProbe implements AutoCloseable {
             public void receiveConfigInfo(String content) {
               p.lastMd5.put(id, content == null ? "" : md5(content));
               p.heard.merge(id, 1, Integer::sum);
+              p.lastHeardNanos.put(id, System.nanoTime());
             }
           });
         }
@@ -74,17 +76,21 @@ final class ConfigListenerProbe implements AutoCloseable {
     List<String> wrong = new ArrayList<>();
     Optional<Boolean> done = Polling.poll(atMost, () -> {
       Optional<Map<InstanceKey, String>> finals = finalMd5s(s, keys);
+      wrong.clear();
       if (finals.isEmpty()) {
+        wrong.add("no final md5 read: no leader, or its read barrier failed");
         return Optional.empty();
       }
-      wrong.clear();
       for (int i : s.all()) {
         for (InstanceKey k : keys) {
           String seen = lastMd5.get(i + " " + k.instance());
           String want = finals.get().get(k);
           if (!want.equals(seen)) {
-            wrong.add("member " + i + " " + k.instance() + ": listener's last md5 " + show(seen) + ", final "
-                + show(want) + " (" + heard.getOrDefault(i + " " + k.instance(), 0) + " notifications)");
+            String id = i + " " + k.instance();
+            wrong.add("member " + i + " (" + s.cluster().address(i) + ") " + k.instance() + ": listener's last md5 "
+                + show(seen) + ", final " + show(want) + " (" + heard.getOrDefault(id, 0)
+                + " notifications, the last at +" + (lastHeardNanos.getOrDefault(id, 0L) - s.history().originNanos())
+                / 1_000_000 + " ms)");
           }
         }
       }
@@ -97,6 +103,11 @@ final class ConfigListenerProbe implements AutoCloseable {
             + " ms (" + notifications + " notifications)"), List.of())
         : new CheckResult(Verdict.fail(wrong.size() + " listeners without the final md5 after " + ms + " ms; first: "
             + (wrong.isEmpty() ? "no final state read" : wrong.get(0))), List.copyOf(wrong));
+    // The report's details are the listeners that missed it; say so in the report too.
+    if (!r.details().isEmpty()) {
+      r = new CheckResult(r.verdict(), java.util.stream.Stream.concat(java.util.stream.Stream.of(r.verdict().line()),
+          r.details().stream()).toList());
+    }
     s.check("listeners-last-md5", r.verdict(), String.join("\n", r.details()));
     return r;
   }
