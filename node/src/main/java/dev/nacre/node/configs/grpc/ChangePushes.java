@@ -85,6 +85,10 @@ final class ChangePushes {
     if (md5.equals(listened.md5())) {
       listener.done(key);
       observer.notified(Outcome.UNCHANGED, 0);
+      // A change applied between the read above and done() merged into this attempt (its schedule
+      // found the key pending): without this check it would reach the client only at its next
+      // listen check (found by the config nemesis scenario, a remove then a publish of one key).
+      recheck(listener, key, md5);
       return;
     }
     ObjectNode body = codec.object();

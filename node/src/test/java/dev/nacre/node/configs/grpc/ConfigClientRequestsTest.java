@@ -7,19 +7,21 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.nacre.config.api.ConfigException;
 import dev.nacre.config.api.ConfigKey;
+import dev.nacre.config.api.PublishRequest;
 import dev.nacre.node.client.ClientGrpcServer;
 import dev.nacre.node.client.ClientRequestHandlers;
 import dev.nacre.node.client.ClientRequestObserver;
 import dev.nacre.node.client.RequestAccess;
 import dev.nacre.node.config.ClientSettings;
 import dev.nacre.node.configs.grpc.ConfigPushObserver.Outcome;
-import dev.nacre.node.testkit.RawNacosClient;
 import dev.nacre.node.testkit.RawNacosClient.Reply;
+import dev.nacre.node.testkit.RawNacosClient;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -202,6 +204,23 @@ class ConfigClientRequestsTest {
     // The domain telling again without a change sends nothing.
     configs.changed(new ConfigKey("", "g", "same"));
     await().atMost(WAIT).until(() -> counts.count(Outcome.UNCHANGED) == 1);
+  }
+
+  /**
+   * A change applied while the notification of an earlier change that left the md5 as the client
+   * knows it is being decided (a remove of an absent key, then a publish) merges into it; it must
+   * still reach the client.
+   */
+  @Test
+  void aChangeMergedIntoAnUnchangedNotificationIsStillTold() throws Exception {
+    listen("race", "");
+    configs.afterNextMd5Read = () ->
+        configs.publish(new PublishRequest(new ConfigKey("", "g", "race"), "v", "", "", "", "", "", "", "",
+            Optional.empty(), Optional.empty(), Optional.empty()));
+    configs.changed(new ConfigKey("", "g", "race"));
+    JsonNode push = RawNacosClient.body(client.next("ConfigChangeNotifyRequest", WAIT));
+    assertThat(push.path("dataId").asText()).isEqualTo("race");
+    await().atMost(WAIT).until(() -> counts.count(Outcome.UNCHANGED) == 1 && counts.count(Outcome.ACKED) == 1);
   }
 
   @Test

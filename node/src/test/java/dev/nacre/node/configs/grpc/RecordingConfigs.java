@@ -70,9 +70,18 @@ final class RecordingConfigs implements ConfigOperations, ConfigListeners {
     return Optional.empty();
   }
 
+  /** Runs once, right after the next md5 is read: a change applied just after that read. */
+  volatile Runnable afterNextMd5Read;
+
   @Override
   public String md5For(ConfigKey key, String clientIp, String tag) {
-    return read(key, clientIp, tag).map(r -> r.item().md5()).orElse("");
+    String md5 = read(key, clientIp, tag).map(r -> r.item().md5()).orElse("");
+    Runnable after = afterNextMd5Read;
+    if (after != null) {
+      afterNextMd5Read = null;
+      after.run();
+    }
+    return md5;
   }
 
   @Override
