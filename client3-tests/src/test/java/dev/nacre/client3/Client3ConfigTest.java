@@ -6,14 +6,13 @@ import static org.awaitility.Awaitility.await;
 import com.alibaba.nacos.api.config.ConfigService;
 import com.alibaba.nacos.api.config.listener.AbstractListener;
 import com.alibaba.nacos.api.exception.NacosException;
-import dev.nacre.testkit.process.NacreProcessCluster;
+import dev.nacre.testkit.process.NacreClusterExtension;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -22,13 +21,9 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.extension.TestWatcher;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The official nacos-client 3.1.x {@code ConfigService}, created with nothing but a server address,
@@ -42,26 +37,11 @@ class Client3ConfigTest {
   private static final String GROUP = "DEFAULT_GROUP";
   private static final Duration WAIT = Duration.ofSeconds(20);
   private static final long READ_TIMEOUT_MS = 5_000;
-  @TempDir static Path dir;
-  static NacreProcessCluster cluster;
   static final NacosLogRecorder log = NacosLogRecorder.installed();
-  final Client3Clients clients = new Client3Clients();
-
   @RegisterExtension
-  static final TestWatcher DUMP_ON_FAILURE = new TestWatcher() {
-    @Override
-    public void testFailed(ExtensionContext context, Throwable cause) {
-      System.out.println("Nacos client WARN/ERROR lines:\n" + String.join("\n", log.warnings()) + "\n" + String.join("\n", log.errors()));
-      if (cluster != null) {
-        System.out.println(cluster.describe());
-      }
-    }
-  };
-
-  @BeforeAll
-  static void startCluster() {
-    cluster = NacreProcessCluster.start(dir, 3);
-  }
+  static final NacreClusterExtension nacre = new NacreClusterExtension(3, () -> System.out.println(
+      "Nacos client WARN/ERROR lines:\n" + String.join("\n", log.warnings()) + "\n" + String.join("\n", log.errors())));
+  final Client3Clients clients = new Client3Clients();
 
   @AfterEach
   void closeClientsAndCheckTheirLogs() throws Exception {
@@ -70,10 +50,7 @@ class Client3ConfigTest {
   }
 
   @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
+  static void clientLogged() {
     // The client did log through logback-test.xml: an empty ERROR list means something.
     assertThat(log.events()).as("events recorded from com.alibaba.nacos").isPositive();
     System.out.println("Nacos client WARN lines:\n" + String.join("\n", log.warnings()));
@@ -82,7 +59,7 @@ class Client3ConfigTest {
 
   @Test
   void publishGetAndRemove() throws NacosException {
-    ConfigService configs = clients.config(cluster.serverAddr());
+    ConfigService configs = clients.config(nacre.cluster().serverAddr());
     assertThat(configs.publishConfig("c3.crud", GROUP, "greeting=hello", "properties")).isTrue();
     assertThat(configs.getConfig("c3.crud", GROUP, READ_TIMEOUT_MS)).isEqualTo("greeting=hello");
 
@@ -95,7 +72,7 @@ class Client3ConfigTest {
 
   @Test
   void compareAndSetPublishSucceedsOnTheCurrentMd5AndFailsOnAStaleOne() throws NacosException {
-    ConfigService configs = clients.config(cluster.serverAddr());
+    ConfigService configs = clients.config(nacre.cluster().serverAddr());
     assertThat(configs.publishConfig("c3.cas", GROUP, "v1")).isTrue();
 
     assertThat(configs.publishConfigCas("c3.cas", GROUP, "v2", md5("v1"))).as("CAS on v1's md5").isTrue();
@@ -107,7 +84,7 @@ class Client3ConfigTest {
 
   @Test
   void getConfigOfAMissingConfigurationAnswersNullWithoutWaitingForItsTimeout() throws NacosException {
-    ConfigService configs = clients.config(cluster.serverAddr());
+    ConfigService configs = clients.config(nacre.cluster().serverAddr());
     long start = System.nanoTime();
     assertThat(configs.getConfig("c3.never.published", GROUP, READ_TIMEOUT_MS)).isNull();
     Duration took = Duration.ofNanos(System.nanoTime() - start);
@@ -116,8 +93,8 @@ class Client3ConfigTest {
 
   @Test
   void listenerHearsChangesPublishedByAnotherClientThroughAnotherMember() throws NacosException {
-    ConfigService listening = clients.config(cluster.address(0));
-    ConfigService publishing = clients.config(cluster.address(1));
+    ConfigService listening = clients.config(nacre.cluster().address(0));
+    ConfigService publishing = clients.config(nacre.cluster().address(1));
     List<String> heard = new CopyOnWriteArrayList<>();
     listening.addListener("c3.listened", GROUP, new AbstractListener() {
       @Override
@@ -137,11 +114,11 @@ class Client3ConfigTest {
 
   @Test
   void namespacePublicOfThe3xClientIsTheEmptyTenantOfThe2xClientAndV1() throws Exception {
-    ConfigService configs = clients.config(cluster.address(0));
+    ConfigService configs = clients.config(nacre.cluster().address(0));
     assertThat(configs.publishConfig("c3.public", GROUP, "from-3x")).isTrue();
 
     // Read as a 2.x client or the v1 API do: no tenant at all, on another member.
-    HttpResponse<String> read = cluster.get(2, "/nacos/v1/cs/configs?dataId=c3.public&group=" + GROUP);
+    HttpResponse<String> read = nacre.cluster().get(2, "/nacos/v1/cs/configs?dataId=c3.public&group=" + GROUP);
     assertThat(read).as("member 2 answered").isNotNull();
     assertThat(read.statusCode()).as("GET without tenant: %s", read.body()).isEqualTo(200);
     assertThat(read.body()).isEqualTo("from-3x");
@@ -154,7 +131,7 @@ class Client3ConfigTest {
   }
 
   private static HttpResponse<String> post(int node, String path, String form) throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + cluster.address(node) + path))
+    HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + nacre.cluster().address(node) + path))
         .timeout(Duration.ofSeconds(10))
         .header("Content-Type", "application/x-www-form-urlencoded")
         .POST(HttpRequest.BodyPublishers.ofString(form))

@@ -6,22 +6,16 @@ import static org.awaitility.Awaitility.await;
 import com.alibaba.nacos.api.naming.NamingService;
 import com.alibaba.nacos.api.naming.listener.NamingEvent;
 import com.alibaba.nacos.api.naming.pojo.Instance;
-import dev.nacre.testkit.process.NacreProcessCluster;
-import java.nio.file.Path;
+import dev.nacre.testkit.process.NacreClusterExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.extension.TestWatcher;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A smoke test of the official nacos-client 3.1.x {@code NamingService} against a 3-node Nacre
@@ -31,26 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class Client3NamingTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
-  @TempDir static Path dir;
-  static NacreProcessCluster cluster;
   static final NacosLogRecorder log = NacosLogRecorder.installed();
-  final Client3Clients clients = new Client3Clients();
-
   @RegisterExtension
-  static final TestWatcher DUMP_ON_FAILURE = new TestWatcher() {
-    @Override
-    public void testFailed(ExtensionContext context, Throwable cause) {
-      System.out.println("Nacos client WARN/ERROR lines:\n" + String.join("\n", log.warnings()) + "\n" + String.join("\n", log.errors()));
-      if (cluster != null) {
-        System.out.println(cluster.describe());
-      }
-    }
-  };
-
-  @BeforeAll
-  static void startCluster() {
-    cluster = NacreProcessCluster.start(dir, 3);
-  }
+  static final NacreClusterExtension nacre = new NacreClusterExtension(3, () -> System.out.println(
+      "Nacos client WARN/ERROR lines:\n" + String.join("\n", log.warnings()) + "\n" + String.join("\n", log.errors())));
+  final Client3Clients clients = new Client3Clients();
 
   @AfterEach
   void closeClientsAndCheckTheirLogs() throws Exception {
@@ -58,18 +37,11 @@ class Client3NamingTest {
     assertThat(log.errors()).as("ERROR lines of com.alibaba.nacos").isEmpty();
   }
 
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
   @Test
   void registerListAndSubscribeAcrossMembers() throws Exception {
-    NamingService subscriber = clients.naming(cluster.address(0));
-    NamingService first = clients.naming(cluster.address(1));
-    NamingService second = clients.naming(cluster.address(2));
+    NamingService subscriber = clients.naming(nacre.cluster().address(0));
+    NamingService first = clients.naming(nacre.cluster().address(1));
+    NamingService second = clients.naming(nacre.cluster().address(2));
     AtomicReference<List<String>> pushed = new AtomicReference<>(List.of());
     subscriber.subscribe("c3.orders", event -> {
       if (event instanceof NamingEvent e) {
@@ -82,7 +54,7 @@ class Client3NamingTest {
         .untilAsserted(() -> assertThat(endpoints(first.getAllInstances("c3.orders"))).containsExactly("10.0.0.1:8080"));
     await("member 0's subscriber hears it").atMost(WAIT)
         .untilAsserted(() -> assertThat(pushed.get()).containsExactly("10.0.0.1:8080"));
-    assertThat(cluster.hosts(2, "c3.orders")).as("member 2's v1 list").containsExactly("10.0.0.1:8080");
+    assertThat(nacre.cluster().hosts(2, "c3.orders")).as("member 2's v1 list").containsExactly("10.0.0.1:8080");
 
     second.registerInstance("c3.orders", "10.0.0.2", 8080);
     await("subscriber hears the second client's instance").atMost(WAIT)
@@ -101,8 +73,8 @@ class Client3NamingTest {
    */
   @Test
   void aClientsSecondRegistrationOfAServiceReplacesItsFirst() throws Exception {
-    NamingService subscriber = clients.naming(cluster.address(0));
-    NamingService provider = clients.naming(cluster.address(1));
+    NamingService subscriber = clients.naming(nacre.cluster().address(0));
+    NamingService provider = clients.naming(nacre.cluster().address(1));
     AtomicReference<List<String>> pushed = new AtomicReference<>(List.of());
     subscriber.subscribe("c3.moved", event -> pushed.set(endpoints(((NamingEvent) event).getInstances())));
 
@@ -112,7 +84,7 @@ class Client3NamingTest {
     provider.registerInstance("c3.moved", "10.0.1.2", 8080);
     await("subscriber hears the replacement").atMost(WAIT)
         .untilAsserted(() -> assertThat(pushed.get()).containsExactly("10.0.1.2:8080"));
-    assertThat(cluster.hosts(2, "c3.moved")).as("member 2's v1 list").containsExactly("10.0.1.2:8080");
+    assertThat(nacre.cluster().hosts(2, "c3.moved")).as("member 2's v1 list").containsExactly("10.0.1.2:8080");
   }
 
   /**
@@ -128,8 +100,8 @@ class Client3NamingTest {
   @Disabled("server gap: ClientInstances.register adds the connection's new instance before removing its previous one; "
       + "subscribers are pushed [old, new] for an instant (the 3.1.1 client logs 'current ips:(2)' then 'removed ips(1)')")
   void aReplacedRegistrationIsNeverPushedTogetherWithItsPredecessor() throws Exception {
-    NamingService subscriber = clients.naming(cluster.address(0));
-    NamingService provider = clients.naming(cluster.address(1));
+    NamingService subscriber = clients.naming(nacre.cluster().address(0));
+    NamingService provider = clients.naming(nacre.cluster().address(1));
     List<List<String>> pushes = new CopyOnWriteArrayList<>();
     subscriber.subscribe("c3.atomic", event -> pushes.add(endpoints(((NamingEvent) event).getInstances())));
 

@@ -7,9 +7,9 @@ import com.alibaba.nacos.api.NacosFactory;
 import com.alibaba.nacos.api.config.ConfigService;
 import com.alibaba.nacos.api.exception.NacosException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.nacre.testkit.process.NacreClusterExtension;
 import dev.nacre.testkit.process.NacreProcessCluster;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,13 +18,9 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.extension.TestWatcher;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An unmodified Dubbo 3.3 provider and consumer ({@link DubboApp}), each with the one registry
@@ -45,47 +41,30 @@ class DubboNacreTest {
   /** The Nacos client, and Dubbo's registry, configuration centre and metadata report for Nacos. */
   static final Predicate<String> NACOS_LOGGERS = logger -> logger.startsWith("com.alibaba.nacos")
       || (logger.startsWith("org.apache.dubbo") && logger.contains(".nacos"));
-  @TempDir static Path dir;
-  static NacreProcessCluster cluster;
   static final List<DubboProcess> apps = new ArrayList<>();
-
   @RegisterExtension
-  static final TestWatcher DUMP_ON_FAILURE = new TestWatcher() {
-    @Override
-    public void testFailed(ExtensionContext context, Throwable cause) {
-      apps.forEach(a -> System.out.println(a.tail()));
-      if (cluster != null) {
-        System.out.println(cluster.describe());
-      }
-    }
-  };
+  static final NacreClusterExtension nacre = new NacreClusterExtension(3,
+      () -> apps.forEach(a -> System.out.println(a.tail())));
 
-  @BeforeAll
-  static void startCluster() {
-    cluster = NacreProcessCluster.start(dir, 3);
-  }
-
+  /** Before the extension stops the cluster. */
   @AfterAll
-  static void stopAll() {
+  static void stopApps() {
     apps.forEach(DubboProcess::close);
-    if (cluster != null) {
-      cluster.close();
-    }
   }
 
   @Test
   void consumerCallsProviderWithNacreAsRegistryConfigAndMetadataCentreAndNoNacosErrors() {
-    DubboProcess provider = app("provider", "nacos://" + cluster.address(0), "defaults", 0, 0);
+    DubboProcess provider = app("provider", "nacos://" + nacre.cluster().address(0), "defaults", 0, 0);
     await("provider started").atMost(START).until(() -> provider.started().isPresent());
-    DubboProcess consumer = app("consumer", "nacos://" + cluster.address(1), "defaults", CALLS, RUN_SECONDS);
+    DubboProcess consumer = app("consumer", "nacos://" + nacre.cluster().address(1), "defaults", CALLS, RUN_SECONDS);
     await("consumer's " + CALLS + " calls answered").atMost(START).until(() -> consumer.printed("CALLS_OK " + CALLS));
 
     // Registry: the provider by application (application-level discovery) and by interface, on the third member.
     await("node 2 lists the provider application").atMost(WAIT)
-        .untilAsserted(() -> assertThat(cluster.hosts(2, DubboApp.PROVIDER_APP)).hasSize(1));
+        .untilAsserted(() -> assertThat(nacre.cluster().hosts(2, DubboApp.PROVIDER_APP)).hasSize(1));
     await("node 2 lists the provider's interface").atMost(WAIT)
-        .untilAsserted(() -> assertThat(cluster.hosts(2, "providers:" + INTERFACE + "::"))
-            .isEqualTo(cluster.hosts(2, DubboApp.PROVIDER_APP)));
+        .untilAsserted(() -> assertThat(nacre.cluster().hosts(2, "providers:" + INTERFACE + "::"))
+            .isEqualTo(nacre.cluster().hosts(2, DubboApp.PROVIDER_APP)));
 
     // Metadata, as Dubbo wrote it through Nacre's configuration service, read on the third member.
     // The provider's service definition, stored by Dubbo's metadata report thread after it started
@@ -130,7 +109,7 @@ class DubboNacreTest {
   @Test
   void casPublishOfAMissingKeyCreatesItAsNacosDoes() throws NacosException {
     Properties properties = new Properties();
-    properties.setProperty("serverAddr", cluster.address(0));
+    properties.setProperty("serverAddr", nacre.cluster().address(0));
     ConfigService configs = NacosFactory.createConfigService(properties);
     try {
       assertThat(configs.publishConfigCas("cas.missing.Interface", "mapping", DubboApp.PROVIDER_APP, "0")).isTrue();
@@ -141,14 +120,14 @@ class DubboNacreTest {
   }
 
   private static DubboProcess app(String role, String registry, String centres, int calls, int runSeconds) {
-    DubboProcess p = DubboProcess.start(dir, role, role, registry, centres, String.valueOf(calls), String.valueOf(runSeconds));
+    DubboProcess p = DubboProcess.start(nacre.dir(), role, role, registry, centres, String.valueOf(calls), String.valueOf(runSeconds));
     apps.add(p);
     return p;
   }
 
   /** Every configuration in the public namespace, "group/dataId" to content, by Nacos' v1 blur search on node i. */
   private static Map<String, String> configs(int i) {
-    HttpResponse<String> r = cluster.get(i, "/nacos/v1/cs/configs?search=blur&dataId=*&group=&pageNo=1&pageSize=500");
+    HttpResponse<String> r = nacre.cluster().get(i, "/nacos/v1/cs/configs?search=blur&dataId=*&group=&pageNo=1&pageSize=500");
     assertThat(r).as("node %d answered the config search", i).isNotNull();
     assertThat(r.statusCode()).as("config search on node %d: %s", i, r.body()).isEqualTo(200);
     Map<String, String> out = new TreeMap<>();

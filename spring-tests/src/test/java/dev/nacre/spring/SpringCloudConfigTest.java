@@ -6,18 +6,12 @@ import static org.awaitility.Awaitility.await;
 import com.alibaba.nacos.api.NacosFactory;
 import com.alibaba.nacos.api.config.ConfigService;
 import com.alibaba.nacos.api.exception.NacosException;
-import dev.nacre.testkit.process.NacreProcessCluster;
-import java.nio.file.Path;
+import dev.nacre.testkit.process.NacreClusterExtension;
 import java.time.Duration;
 import java.util.Properties;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.extension.TestWatcher;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -30,36 +24,14 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 @Timeout(180)
 class SpringCloudConfigTest {
+  @RegisterExtension
+  static final NacreClusterExtension nacre = new NacreClusterExtension(3);
   private static final String SERVICE = "orders";
   private static final String DATA_ID = "orders.properties";
   private static final String GROUP = "DEFAULT_GROUP";
   /** A publish, its replication and the listener's notification each take well under a second; this is slack. */
   private static final Duration WAIT = Duration.ofSeconds(20);
 
-  @TempDir static Path dir;
-  static NacreProcessCluster cluster;
-
-  @RegisterExtension
-  static final TestWatcher DUMP_ON_FAILURE = new TestWatcher() {
-    @Override
-    public void testFailed(ExtensionContext context, Throwable cause) {
-      if (cluster != null) {
-        System.out.println(cluster.describe());
-      }
-    }
-  };
-
-  @BeforeAll
-  static void startCluster() {
-    cluster = NacreProcessCluster.start(dir, 3);
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
 
   @Test
   void readsItsPropertiesAtStartAndRefreshesAChangePublishedOnAnotherMember() throws NacosException {
@@ -67,8 +39,8 @@ class SpringCloudConfigTest {
 
     // The application's config client talks to node 1 only, so both publishes reach it by replication.
     ConfigurableApplicationContext app = OrdersApplication.start(
-        "--spring.cloud.nacos.discovery.server-addr=" + cluster.serverAddr(),
-        "--spring.cloud.nacos.config.server-addr=" + cluster.address(1),
+        "--spring.cloud.nacos.discovery.server-addr=" + nacre.cluster().serverAddr(),
+        "--spring.cloud.nacos.config.server-addr=" + nacre.cluster().address(1),
         "--spring.config.import=nacos:" + DATA_ID + "?refreshEnabled=true");
     try {
       OrdersApplication.Greeter greeter = app.getBean(OrdersApplication.Greeter.class);
@@ -81,10 +53,10 @@ class SpringCloudConfigTest {
       assertThat(app.getEnvironment().getProperty("orders.greeting")).isEqualTo("bonjour");
 
       String address = "127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort();
-      for (int node = 0; node < cluster.size(); node++) {
+      for (int node = 0; node < nacre.cluster().size(); node++) {
         int n = node;
         await("node " + n + " lists the application").atMost(WAIT)
-            .untilAsserted(() -> assertThat(cluster.hosts(n, SERVICE)).containsExactly(address));
+            .untilAsserted(() -> assertThat(nacre.cluster().hosts(n, SERVICE)).containsExactly(address));
       }
     } finally {
       app.close();
@@ -94,7 +66,7 @@ class SpringCloudConfigTest {
   /** Publishes {@link #DATA_ID} through node i alone, with the official client, and checks it was accepted. */
   private static void publish(int node, String content) throws NacosException {
     Properties properties = new Properties();
-    properties.setProperty("serverAddr", cluster.address(node));
+    properties.setProperty("serverAddr", nacre.cluster().address(node));
     ConfigService configs = NacosFactory.createConfigService(properties);
     try {
       assertThat(configs.publishConfig(DATA_ID, GROUP, content, "properties"))

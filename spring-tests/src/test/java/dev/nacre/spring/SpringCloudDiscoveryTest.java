@@ -4,19 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.nacre.testkit.process.NacreProcessCluster;
-import java.nio.file.Path;
+import dev.nacre.testkit.process.NacreClusterExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.extension.TestWatcher;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.cloud.client.ServiceInstance;
 import org.springframework.cloud.client.discovery.DiscoveryClient;
@@ -30,34 +24,12 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 @Timeout(180)
 class SpringCloudDiscoveryTest {
+  @RegisterExtension
+  static final NacreClusterExtension nacre = new NacreClusterExtension(3);
   private static final String SERVICE = "orders";
   /** Registration, Distro replication and a push each take well under a second; this is slack. */
   private static final Duration WAIT = Duration.ofSeconds(20);
 
-  @TempDir static Path dir;
-  static NacreProcessCluster cluster;
-
-  @RegisterExtension
-  static final TestWatcher DUMP_ON_FAILURE = new TestWatcher() {
-    @Override
-    public void testFailed(ExtensionContext context, Throwable cause) {
-      if (cluster != null) {
-        System.out.println(cluster.describe());
-      }
-    }
-  };
-
-  @BeforeAll
-  static void startCluster() {
-    cluster = NacreProcessCluster.start(dir, 3);
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
 
   @Test
   void registersDiscoversAndDeregistersOnShutdown() {
@@ -69,11 +41,11 @@ class SpringCloudDiscoveryTest {
       String secondAddress = "127.0.0.1:" + port(second);
       List<String> both = Stream.of(firstAddress, secondAddress).sorted().toList();
 
-      for (int node = 0; node < cluster.size(); node++) {
+      for (int node = 0; node < nacre.cluster().size(); node++) {
         int n = node;
         await("node " + n + " lists both instances").atMost(WAIT)
-            .untilAsserted(() -> assertThat(cluster.hosts(n, SERVICE)).isEqualTo(both));
-        for (JsonNode instance : cluster.instances(n, SERVICE)) {
+            .untilAsserted(() -> assertThat(nacre.cluster().hosts(n, SERVICE)).isEqualTo(both));
+        for (JsonNode instance : nacre.cluster().instances(n, SERVICE)) {
           assertThat(instance.path("healthy").asBoolean()).as("healthy on node %d: %s", n, instance).isTrue();
           assertThat(instance.path("ephemeral").asBoolean()).as("ephemeral on node %d: %s", n, instance).isTrue();
           // Written by the starter itself: proof that it, not the test, registered the instance.
@@ -100,10 +72,10 @@ class SpringCloudDiscoveryTest {
       }
 
       second.close();
-      for (int node = 0; node < cluster.size(); node++) {
+      for (int node = 0; node < nacre.cluster().size(); node++) {
         int n = node;
         await("node " + n + " drops the instance that shut down").atMost(WAIT)
-            .untilAsserted(() -> assertThat(cluster.hosts(n, SERVICE)).containsExactly(firstAddress));
+            .untilAsserted(() -> assertThat(nacre.cluster().hosts(n, SERVICE)).containsExactly(firstAddress));
       }
       DiscoveryClient remaining = first.getBean(DiscoveryClient.class);
       await("the remaining instance no longer discovers the one that shut down").atMost(WAIT)
@@ -119,7 +91,7 @@ class SpringCloudDiscoveryTest {
   private static ConfigurableApplicationContext start() {
     // Discovery alone: SpringCloudConfigTest has the config starter read from Nacre.
     return OrdersApplication.start(
-        "--spring.cloud.nacos.discovery.server-addr=" + cluster.serverAddr(),
+        "--spring.cloud.nacos.discovery.server-addr=" + nacre.cluster().serverAddr(),
         "--spring.cloud.nacos.config.enabled=false");
   }
 
