@@ -98,6 +98,14 @@ public final class ConfigBench implements Callable<Integer> {
     }
     String when = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
     System.out.printf("%n### Config run %s: `%s`, commit %s%n%n", when, command, commit);
+    if (fanoutOnly) {
+      System.out.printf("%d members (one JVM each) on loopback; fan-out only: %d listening ConfigServices of the official "
+              + "nacos-client 2.5.1 over %s, %d measured rounds after a warm-up, %d-byte content; %d cores shared by members "
+              + "and drivers.%n%n", nodes.size(), listeners, driverJvms > 0 ? driverJvms + " driver JVMs (-Xmx" + driverHeap + " each)"
+              : "the bench's own JVM", fanoutRounds, contentBytes, Runtime.getRuntime().availableProcessors());
+      System.out.print(figures.markdown());
+      return 0;
+    }
     System.out.printf("%d members (one JVM each) on loopback; official nacos-client 2.5.1 in one separate JVM: "
             + "%d clients (a ConfigService and a NamingService each, client c on member c %% %d) for reads and writes, "
             + "%d measured rounds after a warm-up, %d reads and %d queries, %d publishes and %d persistent registrations "
