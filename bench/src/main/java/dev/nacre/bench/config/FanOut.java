@@ -141,7 +141,8 @@ final class FanOut {
         String line = left <= 0 ? null : lines.poll(left, TimeUnit.NANOSECONDS);
         if (line == null) {
           throw new IllegalStateException("driver JVM " + index + " (listeners " + first + ".." + (first + count - 1)
-              + ") sent no '" + prefix + "' within " + limitMs / 1000 + " s" + (process.isAlive() ? "" : "; it exited " + process.exitValue()));
+              + ") sent no '" + prefix + "' within " + limitMs / 1000 + " s" + (process.isAlive() ? "" : "; it exited " + process.exitValue())
+              + " (its stderr: fan-out-driver-" + index + ".err in the client log folder)");
         }
         if (line.startsWith(prefix)) {
           return line.substring(prefix.length()).trim();
@@ -287,7 +288,10 @@ final class FanOut {
     command.addAll(List.of("-Xmx" + plan.driverHeap(), "-Xss512k", "-cp", System.getProperty("java.class.path"),
         FanOutDriver.class.getName(), String.join(",", members.nodes()), Integer.toString(first), Integer.toString(count),
         dataId, group, Integer.toString(plan.contentBytes())));
-    Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    // nacos-client's errors while a thousand connect run to hundreds of megabytes: to a file.
+    Path log = Path.of(System.getProperty("JM.LOG.PATH", System.getProperty("java.io.tmpdir")), "fan-out-driver-" + index + ".err");
+    java.nio.file.Files.createDirectories(log.getParent());
+    Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.to(log.toFile())).start();
     BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     Thread reader = new Thread(() -> {
       try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {

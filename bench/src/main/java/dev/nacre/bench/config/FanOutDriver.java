@@ -57,8 +57,11 @@ public final class FanOutDriver {
     List<Client> listeners = new ArrayList<>();
     ExecutorService open = Executors.newFixedThreadPool(8);
     try {
+      // The first alone: nacos-client loads its server list provider (SPI) on first use, and
+      // parallel first uses failed with "No server list provider found".
+      listeners.add(Client.open(nodes.get(first % nodes.size()), false));
       List<Future<Client>> opened = new ArrayList<>();
-      for (int k = 0; k < count; k++) {
+      for (int k = 1; k < count; k++) {
         String node = nodes.get((first + k) % nodes.size());
         opened.add(open.submit(() -> Client.open(node, false)));
       }
