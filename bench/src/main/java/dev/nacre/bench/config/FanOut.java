@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -290,7 +291,7 @@ final class FanOut {
         dataId, group, Integer.toString(plan.contentBytes())));
     // nacos-client's errors while a thousand connect run to hundreds of megabytes: to a file.
     Path log = Path.of(System.getProperty("JM.LOG.PATH", System.getProperty("java.io.tmpdir")), "fan-out-driver-" + index + ".err");
-    java.nio.file.Files.createDirectories(log.getParent());
+    Files.createDirectories(log.getParent());
     Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.to(log.toFile())).start();
     BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     Thread reader = new Thread(() -> {
