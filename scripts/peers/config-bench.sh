@@ -7,10 +7,14 @@
 #      to ready, its count when ready, and every configuration's md5 read back from it at once
 #   1  getConfig against getAllInstances(subscribe=false) of about the same answer size, 8 clients
 #   2  publishConfig (1 KiB) against registerInstance(ephemeral=false), 8 clients
-#   3  fan-out: L listening ConfigServices (one gRPC connection each) over the 3 members, one
-#      publish through member 1, its acknowledgement -> each listener's receiveConfigInfo
+#   3  fan-out: L listening ConfigServices (one gRPC connection each) over the 3 members, spread
+#      over D driver JVMs of their own (FanOutDriver), one publish through member 1, its
+#      acknowledgement -> each listener's receiveConfigInfo (epoch microseconds, one wall clock on
+#      one machine); around each round the members' nacre_config_notifications_seconds timer
+#      (GET /metrics) gives the server's part: change on the member -> the client's ack
 #
 #   scripts/bench.sh --config [--quick] [--configurations N] [--listeners N] [--rounds N]
+#                    [--driver-jvms D] [--driver-heap SIZE] [--fanout-rounds N] [--fanout-only]
 #                    [--heap SIZE] [--base-port P] [--keep]
 #
 #   --quick            a smoke run: 1,000 configurations, 200 listeners, 4,000 reads, 200 writes,
@@ -18,13 +22,18 @@
 #   --configurations N held for the heap and restart figures (default 10000)
 #   --listeners N      ConfigServices listening in the fan-out (default 1000)
 #   --rounds N         measured rounds of figures 1 and 2, after a warm-up round (default 3)
+#   --driver-jvms D    JVMs the fan-out's listeners are spread over (default 5); 0: all in the
+#                      bench's own JVM, as before
+#   --driver-heap SIZE -Xmx of each driver JVM (default 512m)
+#   --fanout-rounds N  measured fan-out rounds, after a warm-up round (default 20)
+#   --fanout-only      figure 3 alone (no heap, restart, reads or writes)
 #   --heap SIZE        each node's -Xmx (default 512m, as cluster.sh)
 #   --base-port P      first main port (default 19848)
 #   --keep             keep the work folder (node logs, client logs)
 #   (the heap is read 70 s after the last publish, once Ratis' 60 s retry cache let go)
-#   Known limit: 1,000 ConfigServices in the one driver JVM (about 6,000 threads) did not finish
+#   Why several driver JVMs: 1,000 ConfigServices in one JVM (about 6,000 threads) did not finish
 #   connecting within 3 minutes on the shared 2-core VM (load average over 300, gRPC timeouts);
-#   200 did in 3 s. Listeners spread over several JVMs are the next step.
+#   200 did in 3 s.
 #
 # Prints a Markdown table (medians over the rounds, the rounds, targets) with the command and
 # commit: the lead copies it into docs/BENCHMARKS.md. Exits 1 on a setup failure or lost writes.
@@ -40,11 +49,12 @@ while [ $# -gt 0 ]; do
     --config) shift ;;
     --quick) extra+=(--configurations 1000 --listeners 200 --reads 4000 --writes 200 --rounds 1 --fanout-rounds 5
                      --settle-seconds 5 --restarts 1); shift ;;
-    --configurations|--listeners|--rounds) extra+=("$1" "$2"); shift 2 ;;
+    --configurations|--listeners|--rounds|--driver-jvms|--driver-heap|--fanout-rounds) extra+=("$1" "$2"); shift 2 ;;
+    --fanout-only) extra+=(--fanout-only); shift ;;
     --heap) heap=$2; shift 2 ;;
     --base-port) base=$2; shift 2 ;;
     --keep) keep=true; shift ;;
-    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done

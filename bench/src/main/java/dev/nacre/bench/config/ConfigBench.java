@@ -41,6 +41,12 @@ public final class ConfigBench implements Callable<Integer> {
   int perService;
   @Option(names = "--listeners", defaultValue = "1000", description = "ConfigServices listening in the fan-out")
   int listeners;
+  @Option(names = "--driver-jvms", defaultValue = "5", description = "JVMs the fan-out's listeners are spread over; 0: in this JVM")
+  int driverJvms;
+  @Option(names = "--driver-heap", defaultValue = "512m", description = "-Xmx of each fan-out driver JVM")
+  String driverHeap;
+  @Option(names = "--fanout-only", description = "only the fan-out (figure 3): no heap, restart, reads or writes")
+  boolean fanoutOnly;
   @Option(names = "--fanout-rounds", defaultValue = "20")
   int fanoutRounds;
   @Option(names = "--configurations", defaultValue = "10000", description = "held for the heap and restart figures; 0 skips them")
@@ -66,7 +72,7 @@ public final class ConfigBench implements Callable<Integer> {
     String prefix = "cb" + Long.toString(System.currentTimeMillis() % 1_000_000, 36);
     Members members = new Members(nodes, clusterDir);
     Figures figures = new Figures();
-    if (configurations > 0) {
+    if (configurations > 0 && !fanoutOnly) {
       Memory memory = new Memory(prefix, members, new Memory.Plan(configurations, contentBytes, settleSeconds,
           restartCommand == null ? 0 : restarts, restartCommand), figures);
       List<Client> writers = Client.openAll(nodes, clients, false, clients);
@@ -77,19 +83,29 @@ public final class ConfigBench implements Callable<Integer> {
       }
       memory.restarts();
     }
-    List<Client> pairs = Client.openAll(nodes, clients, true, clients);
+    List<Client> pairs = fanoutOnly ? List.of() : Client.openAll(nodes, clients, true, clients);
     try {
-      // The pids after the restarts: a series charges the members running now.
-      LoadRunner<Client> runner = new LoadRunner<>(pairs, new CpuMeter(members.pids(), clockTicks));
-      new Throughput(prefix, runner, members, new Throughput.Plan(reads, writes, contentBytes, perService, rounds), figures).run();
+      if (!fanoutOnly) {
+        // The pids after the restarts: a series charges the members running now.
+        LoadRunner<Client> runner = new LoadRunner<>(pairs, new CpuMeter(members.pids(), clockTicks));
+        new Throughput(prefix, runner, members, new Throughput.Plan(reads, writes, contentBytes, perService, rounds), figures).run();
+      }
     } finally {
       Client.closeAll(pairs);
     }
     if (listeners > 0) {
-      new FanOut(prefix, members, new FanOut.Plan(listeners, fanoutRounds, contentBytes), figures).run();
+      new FanOut(prefix, members, new FanOut.Plan(listeners, fanoutRounds, contentBytes, driverJvms, driverHeap), figures).run();
     }
     String when = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
     System.out.printf("%n### Config run %s: `%s`, commit %s%n%n", when, command, commit);
+    if (fanoutOnly) {
+      System.out.printf("%d members (one JVM each) on loopback; fan-out only: %d listening ConfigServices of the official "
+              + "nacos-client 2.5.1 over %s, %d measured rounds after a warm-up, %d-byte content; %d cores shared by members "
+              + "and drivers.%n%n", nodes.size(), listeners, driverJvms > 0 ? driverJvms + " driver JVMs (-Xmx" + driverHeap + " each)"
+              : "the bench's own JVM", fanoutRounds, contentBytes, Runtime.getRuntime().availableProcessors());
+      System.out.print(figures.markdown());
+      return 0;
+    }
     System.out.printf("%d members (one JVM each) on loopback; official nacos-client 2.5.1 in one separate JVM: "
             + "%d clients (a ConfigService and a NamingService each, client c on member c %% %d) for reads and writes, "
             + "%d measured rounds after a warm-up, %d reads and %d queries, %d publishes and %d persistent registrations "

@@ -1,12 +1,21 @@
 package dev.nacre.bench.config;
 
 import com.alibaba.nacos.api.config.listener.AbstractListener;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -25,7 +34,11 @@ final class FanOut {
   private static final Duration ROUND_LIMIT = Duration.ofSeconds(30);
   private static final Duration SETUP_LIMIT = Duration.ofMinutes(3);
 
-  record Plan(int listeners, int rounds, int contentBytes) {}
+  /**
+   * {@code drivers} 0: the listeners in this JVM; otherwise spread over that many driver JVMs
+   * ({@link FanOutDriver}, each {@code -Xmx driverHeap}, this JVM's other options).
+   */
+  record Plan(int listeners, int rounds, int contentBytes, int drivers, String driverHeap) {}
 
   private final String dataId;
   private final String group;
@@ -42,6 +55,10 @@ final class FanOut {
   }
 
   void run() throws Exception {
+    if (plan.drivers() > 0) {
+      runSpread();
+      return;
+    }
     List<Client> listeners = List.of();
     try (Client publisher = Client.open(members.node(0), false)) {
       if (!publisher.config().publishConfig(dataId, group, content(0))) {
@@ -116,6 +133,187 @@ final class FanOut {
     }
   }
 
+  /** One driver JVM: its process, and its protocol lines as they come. */
+  private record Driver(int index, int first, int count, Process process, BlockingQueue<String> lines) {
+    String await(String prefix, long limitMs) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limitMs);
+      while (true) {
+        long left = deadline - System.nanoTime();
+        String line = left <= 0 ? null : lines.poll(left, TimeUnit.NANOSECONDS);
+        if (line == null) {
+          throw new IllegalStateException("driver JVM " + index + " (listeners " + first + ".." + (first + count - 1)
+              + ") sent no '" + prefix + "' within " + limitMs / 1000 + " s" + (process.isAlive() ? "" : "; it exited " + process.exitValue())
+              + " (its stderr: fan-out-driver-" + index + ".err in the client log folder)");
+        }
+        if (line.startsWith(prefix)) {
+          return line.substring(prefix.length()).trim();
+        }
+      }
+    }
+
+    void send(String line) throws IOException {
+      process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
+      process.getOutputStream().flush();
+    }
+  }
+
+  /**
+   * The listeners spread over {@code plan.drivers()} driver JVMs (listener l on member l % n as in
+   * one JVM). Each JVM stamps receives in epoch microseconds, this one the publish's
+   * acknowledgement: one wall clock on one machine. Around every round, the members'
+   * notification timer splits the server's part (change reaching the member -> client's ack) off.
+   */
+  private void runSpread() throws Exception {
+    List<Driver> drivers = new ArrayList<>();
+    try (Client publisher = Client.open(members.node(0), false)) {
+      if (!publisher.config().publishConfig(dataId, group, content(0))) {
+        throw new IllegalStateException("publishing the fan-out key was refused");
+      }
+      long base = sum(members.each(members::listenedKeys));
+      long t0 = System.nanoTime();
+      int per = plan.listeners() / plan.drivers();
+      int extra = plan.listeners() % plan.drivers();
+      // One JVM after the other: all connecting at once overloaded the shared 2-core machine
+      // (nacos-client's 3 s server checks timed out and retried in a loop).
+      long threads = 0;
+      for (int d = 0, first = 0; d < plan.drivers(); d++) {
+        int count = per + (d < extra ? 1 : 0);
+        Driver driver = startDriver(d, first, count);
+        drivers.add(driver);
+        threads += Long.parseLong(driver.await("@@ ready", TimeUnit.MINUTES.toMillis(3)));
+        System.out.printf(Locale.ROOT, "  driver JVM %d: listeners %d..%d ready %.1f s after the first JVM started%n",
+            d, first, first + count - 1, (System.nanoTime() - t0) / 1e9);
+        first += count;
+      }
+      awaitListening(base + plan.listeners());
+      System.out.printf("%d listeners (ConfigServices, one gRPC connection each, listener l on member l %% %d) "
+              + "over %d driver JVMs (-Xmx%s each), listening %.1f s after the first JVM started; %d threads in the driver JVMs%n",
+          plan.listeners(), members.nodes().size(), plan.drivers(), plan.driverHeap(), (System.nanoTime() - t0) / 1e9, threads);
+
+      List<Double> lasts = new ArrayList<>();
+      Histogram all = new Histogram(1, TimeUnit.SECONDS.toMicros(60), 3);
+      NotificationTimer.Snapshot serverAll = null;
+      for (int round = 0; round <= plan.rounds(); round++) {
+        String content = content(round + 1);
+        for (Driver d : drivers) {
+          d.send("arm " + (round + 1));
+        }
+        for (Driver d : drivers) {
+          d.await("@@ armed " + (round + 1), 30_000);
+        }
+        NotificationTimer.Snapshot before = NotificationTimer.read(members.nodes());
+        if (!publisher.config().publishConfig(dataId, group, content)) {
+          throw new IllegalStateException("fan-out publish refused");
+        }
+        long acked = FanOutDriver.epochMicros();
+        long[] us = new long[plan.listeners()];
+        int missing = 0;
+        int early = 0;
+        for (Driver d : drivers) {
+          String[] at = d.await("@@ heard " + (round + 1) + " ", 60_000).split(",");
+          for (int k = 0; k < d.count(); k++) {
+            long v = Long.parseLong(at[k]);
+            if (v == 0) {
+              missing++;
+              us[d.first() + k] = Long.MAX_VALUE;
+            } else {
+              early += v < acked ? 1 : 0;
+              us[d.first() + k] = Math.max(0, v - acked);
+            }
+          }
+        }
+        // The last acknowledgement lands a moment after the last receive: let the members' timers catch up.
+        Thread.sleep(300);
+        NotificationTimer.Snapshot server = NotificationTimer.read(members.nodes()).minus(before);
+        Arrays.sort(us);
+        boolean everyone = missing == 0;
+        long last = everyone ? us[us.length - 1] : Long.MAX_VALUE;
+        System.out.printf(Locale.ROOT, "  fan-out round %d%s: ack -> first %.1f ms, median %.1f ms, p99 %.1f ms, last %s; "
+                + "%d before the ack, %d missing; server (change on member -> client ack): %s%n",
+            round, round == 0 ? " (warm-up)" : "", us[0] / 1e3, us[us.length / 2] / 1e3,
+            us[Math.max(0, (int) Math.ceil(0.99 * us.length) - 1)] / 1e3,
+            everyone ? String.format(Locale.ROOT, "%.1f ms", last / 1e3) : "none within 40 s", early, missing, server.describe());
+        if (round == 0) {
+          continue;
+        }
+        serverAll = serverAll == null ? server : serverAll.plus(server);
+        lasts.add(everyone ? last / 1e3 : Double.POSITIVE_INFINITY);
+        for (long v : us) {
+          if (v != Long.MAX_VALUE) {
+            all.recordValue(Math.max(1, Math.min(TimeUnit.SECONDS.toMicros(60), v)));
+          }
+        }
+        figures.add("fan-out: listeners missing the change after 40 s", "%.0f", missing);
+      }
+      lasts.sort(null);
+      figures.add("fan-out: ack -> LAST of " + plan.listeners() + " listeners (" + plan.drivers() + " driver JVMs), p50 ms (over "
+          + plan.rounds() + " rounds)", "%.1f", percentile(lasts, 50));
+      figures.add("fan-out: ack -> LAST listener, p99 ms", "%.1f", Figures.Target.atMost(300, "< 300 ms"), percentile(lasts, 99));
+      figures.add("fan-out: ack -> LAST listener, max ms", "%.1f", lasts.get(lasts.size() - 1));
+      figures.add("fan-out: ack -> each listener, p50 ms (all rounds)", "%.1f", all.getValueAtPercentile(50) / 1000.0);
+      figures.add("fan-out: ack -> each listener, p99 ms (all rounds)", "%.1f", all.getValueAtPercentile(99) / 1000.0);
+      if (serverAll != null) {
+        figures.add("fan-out: server, change on member -> client ack, acked notifications (all rounds)", "%.0f", serverAll.count("acked"));
+        figures.add("fan-out: server, change on member -> client ack, p50 ms (buckets)", "%.1f", serverAll.percentileMs("acked", 50));
+        figures.add("fan-out: server, change on member -> client ack, p99 ms (buckets)", "%.1f", serverAll.percentileMs("acked", 99));
+        figures.add("fan-out: server, change on member -> client ack, mean ms", "%.1f", serverAll.meanMs("acked"));
+        System.out.println("  server notifications over the measured rounds: " + serverAll.describe());
+      }
+    } finally {
+      for (Driver d : drivers) {
+        try {
+          d.send("quit");
+        } catch (IOException e) {
+          // already gone
+        }
+      }
+      for (Driver d : drivers) {
+        if (!d.process().waitFor(90, TimeUnit.SECONDS)) {
+          System.out.println("  driver JVM " + d.index() + " still runs 90 s after quit: killed");
+          d.process().destroyForcibly();
+        }
+      }
+    }
+  }
+
+  private Driver startDriver(int index, int first, int count) throws IOException {
+    String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    List<String> command = new ArrayList<>();
+    command.add(java);
+    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (arg.startsWith("-Xmx") || arg.startsWith("-Xss")) {
+        continue;
+      }
+      if (arg.startsWith("-DJM.LOG.PATH=") || arg.startsWith("-DJM.SNAPSHOT.PATH=")) {
+        arg = arg + "/driver-" + index; // each JVM its own client logs and snapshots
+      }
+      command.add(arg);
+    }
+    command.addAll(List.of("-Xmx" + plan.driverHeap(), "-Xss512k", "-cp", System.getProperty("java.class.path"),
+        FanOutDriver.class.getName(), String.join(",", members.nodes()), Integer.toString(first), Integer.toString(count),
+        dataId, group, Integer.toString(plan.contentBytes())));
+    // nacos-client's errors while a thousand connect run to hundreds of megabytes: to a file.
+    Path log = Path.of(System.getProperty("JM.LOG.PATH", System.getProperty("java.io.tmpdir")), "fan-out-driver-" + index + ".err");
+    Files.createDirectories(log.getParent());
+    Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.to(log.toFile())).start();
+    BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    Thread reader = new Thread(() -> {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        String line;
+        while ((line = r.readLine()) != null) {
+          if (line.startsWith("@@")) {
+            lines.add(line);
+          }
+        }
+      } catch (IOException e) {
+        // the process ended
+      }
+    }, "fan-out-driver-" + index);
+    reader.setDaemon(true);
+    reader.start();
+    return new Driver(index, first, count, p, lines);
+  }
+
   private void addListeners(List<Client> listeners, AtomicLongArray received, AtomicReference<String> expected,
       AtomicReference<CountDownLatch> latch)
       throws Exception {
@@ -159,7 +357,12 @@ final class FanOut {
   }
 
   private String content(int round) {
-    return Contents.of("fan-" + round + "\n", round, plan.contentBytes());
+    return content(round, plan.contentBytes());
+  }
+
+  /** Round {@code round}'s content, the same in every driver JVM. */
+  static String content(int round, int contentBytes) {
+    return Contents.of("fan-" + round + "\n", round, contentBytes);
   }
 
   private static long sum(List<Long> values) {
