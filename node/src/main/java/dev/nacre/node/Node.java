@@ -36,6 +36,8 @@ import dev.nacre.node.naming.udp.UdpSubscriptions;
 import dev.nacre.node.status.NodeCounts;
 import dev.nacre.node.status.Readiness;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -62,7 +64,7 @@ public final class Node implements AutoCloseable {
   private StartingReplicatedLog raft;
   private NamingOperations naming;
   private ConfigOperations configs;
-  /** Change notifications to gRPC config listeners, by outcome (for the meters, when hooked). */
+  /** Change notifications to gRPC config listeners, by outcome (passed on to the meters). */
   private ConfigPushCounts configPushes;
   private Subscriptions push;
   private ClusterServices cluster;
@@ -109,7 +111,7 @@ public final class Node implements AutoCloseable {
     Config configService = Config.open(config.address(), config.configs(), clock);
     resources.push(configService);
     // One Raft group for every domain: an entry is applied to their shared RocksDB whole or not at all.
-    DomainStateMachine state = DomainStateMachine.openUnread(config.dataDir().resolve("state"),
+    DomainStateMachine state = DomainStateMachine.openUnread(stateDir(config.dataDir()),
         List.of(registry.domain(), configService.domain()));
     resources.push(state);
     // The Raft member starts on its own thread while the rest is built (see StartingReplicatedLog),
@@ -220,6 +222,22 @@ public final class Node implements AutoCloseable {
     resources.push(configService.startChecks(scheduler));
     log.info("[{}] ready (distro {}): HTTP on {}, Nacos clients on {}, Raft on {}", config.address(),
         readiness.distro(), http.address(), clientGrpc.port(), config.raftPort());
+  }
+
+  /**
+   * Where the replicated state lives. A folder of the versions before the configuration service
+   * ({@code naming/} beside the Raft log) holds a log whose operations name no domain: replaying it
+   * would refuse every one of them, so such a folder is refused instead of being read as empty.
+   */
+  static Path stateDir(Path dataDir) {
+    Path state = dataDir.resolve("state");
+    if (Files.isDirectory(dataDir.resolve("naming")) && !Files.exists(state)) {
+      throw new IllegalStateException(dataDir.toAbsolutePath() + " was written by a Nacre without the"
+          + " configuration service (it has naming/ and no state/), whose Raft log this version cannot"
+          + " replay; start this member on an empty data folder (--data-dir) and let it install the"
+          + " state from the other members, or export and register the data again");
+    }
+    return state;
   }
 
   /** The cluster services of a member; empty for a standalone node. */
