@@ -222,9 +222,14 @@ final class FanOut {
             }
           }
         }
-        // The last acknowledgement lands a moment after the last receive: let the members' timers catch up.
-        Thread.sleep(300);
+        // The last acknowledgement is recorded a moment after the last receive: poll the members' timers
+        // until every heard listener's acknowledgement is counted, or 5 s have passed.
         NotificationTimer.Snapshot server = NotificationTimer.read(members.nodes()).minus(before);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (server.count("acked") < us.length - missing && System.nanoTime() < deadline) {
+          Thread.sleep(50); // polls a condition with a deadline
+          server = NotificationTimer.read(members.nodes()).minus(before);
+        }
         Arrays.sort(us);
         boolean everyone = missing == 0;
         long last = everyone ? us[us.length - 1] : Long.MAX_VALUE;

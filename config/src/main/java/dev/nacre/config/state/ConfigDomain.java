@@ -75,11 +75,11 @@ public final class ConfigDomain implements StateDomain {
   }
 
   @Override
-  public Applied apply(RocksStore store, long logIndex, byte[] operation, Batch entry) {
+  public Applied apply(RocksStore store, long logIndex, byte[] operation, int offset, Batch entry) {
     this.store = store;
     ConfigOperation op;
     try {
-      op = ConfigOperation.parseFrom(operation);
+      op = ConfigOperation.parser().parseFrom(operation, offset, operation.length - offset);
     } catch (InvalidProtocolBufferException e) {
       throw new OperationRejectedException("entry " + logIndex + " is not a config operation: " + e.getMessage());
     }

@@ -101,11 +101,9 @@ public final class DomainStateMachine implements ReplicatedStateMachine, AutoClo
       log.debug("Refused an operation of log entry {}: no domain for its kind", logIndex);
       return Outcome.rejected("entry " + logIndex + " holds an operation of no known domain");
     }
-    byte[] body = new byte[operation.length - 1];
-    System.arraycopy(operation, 1, body, 0, body.length);
     StateDomain.Applied applied;
     try {
-      applied = domain.apply(store, logIndex, body, entry);
+      applied = domain.apply(store, logIndex, operation, 1, entry);
     } catch (OperationRejectedException e) {
       log.debug("Refused a {} operation of log entry {}: {}", domain.name(), logIndex, e.getMessage());
       return Outcome.rejected(e.getMessage());

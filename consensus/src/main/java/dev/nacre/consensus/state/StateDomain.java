@@ -23,7 +23,8 @@ public interface StateDomain {
   List<String> families();
 
   /**
-   * Turns one committed operation (without its kind byte) into RocksDB mutations added to
+   * Turns one committed operation, {@code operation} from {@code offset} on (after its kind byte,
+   * read in place rather than copied), into RocksDB mutations added to
    * {@code entry} and the in-memory change to make once they are durable, or refuses it. Must be
    * deterministic: the same bytes on the same state give the same effect on every member.
    *
@@ -33,7 +34,7 @@ public interface StateDomain {
    * @return what to run on the domain's memory after the entry is written
    * @throws OperationRejectedException when the operation is invalid; nothing of it is written
    */
-  Applied apply(RocksStore store, long logIndex, byte[] operation, Batch entry);
+  Applied apply(RocksStore store, long logIndex, byte[] operation, int offset, Batch entry);
 
   /** Reads this domain's whole state from the store: at start and after a snapshot is installed. */
   void load(RocksStore store);

@@ -49,8 +49,8 @@ class DomainStateMachineTest {
     }
 
     @Override
-    public Applied apply(RocksStore store, long logIndex, byte[] operation, Batch entry) {
-      String[] kv = new String(operation, StandardCharsets.UTF_8).split("=", 2);
+    public Applied apply(RocksStore store, long logIndex, byte[] operation, int offset, Batch entry) {
+      String[] kv = new String(operation, offset, operation.length - offset, StandardCharsets.UTF_8).split("=", 2);
       if (kv.length != 2) {
         throw new OperationRejectedException("not key=value");
       }

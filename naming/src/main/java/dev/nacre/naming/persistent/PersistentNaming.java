@@ -82,10 +82,10 @@ public final class PersistentNaming implements StateDomain {
    * (so two creates of one namespace in an entry conflict as they would in two entries).
    */
   @Override
-  public Applied apply(RocksStore store, long logIndex, byte[] operation, Batch entry) {
+  public Applied apply(RocksStore store, long logIndex, byte[] operation, int offset, Batch entry) {
     OperationApplier.Effect effect;
     try {
-      effect = applierFor(store).effectOf(NamingOperation.parseFrom(operation), logIndex, entry);
+      effect = applierFor(store).effectOf(NamingOperation.parser().parseFrom(operation, offset, operation.length - offset), logIndex, entry);
     } catch (InvalidProtocolBufferException e) {
       throw new OperationRejectedException("entry " + logIndex + " is not a naming operation: " + e.getMessage());
     }
