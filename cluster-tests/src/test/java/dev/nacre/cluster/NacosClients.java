@@ -1,6 +1,8 @@
 package dev.nacre.cluster;
 
+import com.alibaba.nacos.api.NacosFactory;
 import com.alibaba.nacos.api.PropertyKeyConst;
+import com.alibaba.nacos.api.config.ConfigService;
 import com.alibaba.nacos.api.exception.NacosException;
 import com.alibaba.nacos.api.naming.NamingFactory;
 import com.alibaba.nacos.api.naming.NamingService;
@@ -10,9 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
-/** Official Nacos 2.x clients for tests, closed together. */
+/** Official Nacos 2.x clients (naming and configuration) for tests, closed together. */
 final class NacosClients implements AutoCloseable {
   private final List<NamingService> open = new ArrayList<>();
+  private final List<ConfigService> openConfigs = new ArrayList<>();
 
   /** A client whose server list is {@code mainAddresses} ({@code host:port}, HTTP ports). */
   NamingService connect(String... mainAddresses) {
@@ -37,6 +40,22 @@ final class NacosClients implements AutoCloseable {
       return ns;
     } catch (NacosException e) {
       throw new IllegalStateException("Nacos client for " + List.of(mainAddresses) + ": " + e, e);
+    }
+  }
+
+  /** A configuration client of {@code namespace} (null: the public one) on {@code mainAddresses}. */
+  ConfigService config(String namespace, String... mainAddresses) {
+    Properties p = new Properties();
+    p.setProperty(PropertyKeyConst.SERVER_ADDR, String.join(",", mainAddresses));
+    if (namespace != null) {
+      p.setProperty(PropertyKeyConst.NAMESPACE, namespace);
+    }
+    try {
+      ConfigService c = NacosFactory.createConfigService(p);
+      openConfigs.add(c);
+      return c;
+    } catch (NacosException e) {
+      throw new IllegalStateException("Nacos config client for " + List.of(mainAddresses) + ": " + e, e);
     }
   }
 
@@ -66,5 +85,13 @@ final class NacosClients implements AutoCloseable {
       }
     }
     open.clear();
+    for (ConfigService c : openConfigs) {
+      try {
+        c.shutDown();
+      } catch (NacosException | RuntimeException e) {
+        // Best effort: the test is over.
+      }
+    }
+    openConfigs.clear();
   }
 }

@@ -3,17 +3,13 @@ package dev.nacre.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.alibaba.nacos.api.NacosFactory;
-import com.alibaba.nacos.api.PropertyKeyConst;
 import com.alibaba.nacos.api.config.ConfigService;
 import com.alibaba.nacos.api.config.listener.AbstractListener;
-import com.alibaba.nacos.api.exception.NacosException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -31,7 +27,7 @@ class NacosConfigClusterTest {
   private static final Duration WAIT = Duration.ofSeconds(15);
   @TempDir static Path dir;
   private static LocalCluster cluster;
-  private final List<ConfigService> open = new ArrayList<>();
+  private final NacosClients clients = new NacosClients();
 
   @BeforeAll
   static void startCluster() {
@@ -48,24 +44,11 @@ class NacosConfigClusterTest {
 
   @AfterEach
   void closeClients() {
-    for (ConfigService c : open) {
-      try {
-        c.shutDown();
-      } catch (NacosException | RuntimeException e) {
-        // The test is over.
-      }
-    }
+    clients.close();
   }
 
-  private ConfigService connect(int node, String namespace) throws NacosException {
-    Properties p = new Properties();
-    p.setProperty(PropertyKeyConst.SERVER_ADDR, cluster.address(node));
-    if (namespace != null) {
-      p.setProperty(PropertyKeyConst.NAMESPACE, namespace);
-    }
-    ConfigService c = NacosFactory.createConfigService(p);
-    open.add(c);
-    return c;
+  private ConfigService connect(int node, String namespace) {
+    return clients.config(namespace, cluster.address(node));
   }
 
   @Test

@@ -3,16 +3,12 @@ package dev.nacre.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.alibaba.nacos.api.NacosFactory;
-import com.alibaba.nacos.api.PropertyKeyConst;
 import com.alibaba.nacos.api.config.ConfigService;
 import com.alibaba.nacos.api.config.listener.AbstractListener;
-import com.alibaba.nacos.api.exception.NacosException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -31,45 +27,32 @@ class NacosConfigFailoverTest {
 
   @Test
   void aListenerMovesWithItsClientWhenItsMemberDiesAndHearsEveryLaterChange() throws Exception {
-    try (LocalCluster cluster = LocalCluster.start(dir, 3, Map.of())) {
+    try (LocalCluster cluster = LocalCluster.start(dir, 3, Map.of()); NacosClients clients = new NacosClients()) {
       cluster.awaitSettled();
-      ConfigService listening = connect(cluster, IntStream.range(0, 3).mapToObj(cluster::address).toList());
-      try {
-        List<String> heard = new CopyOnWriteArrayList<>();
-        listening.addListener("moving", "G", new AbstractListener() {
-          @Override
-          public void receiveConfigInfo(String configInfo) {
-            heard.add(String.valueOf(configInfo));
-          }
-        });
-        int home = memberHoldingTheOnlyClient(cluster);
-        int other = (home + 1) % 3;
-        ConfigService writer = connect(cluster, List.of(cluster.address(other)));
-        try {
-          assertThat(writer.publishConfig("moving", "G", "before")).isTrue();
-          await().atMost(WAIT).until(() -> heard.contains("before"));
-
-          cluster.stopNode(home);
-          // Published while the listening client has lost its member and not yet listened elsewhere.
-          await().atMost(WAIT).ignoreExceptions().until(() -> writer.publishConfig("moving", "G", "while-moving"));
-          await().atMost(WAIT).until(() -> heard.contains("while-moving"));
-
-          assertThat(writer.publishConfig("moving", "G", "after")).isTrue();
-          await().atMost(WAIT).until(() -> heard.contains("after"));
-          assertThat(heard.get(heard.size() - 1)).isEqualTo("after");
-        } finally {
-          writer.shutDown();
+      ConfigService listening = clients.config(null, IntStream.range(0, 3).mapToObj(cluster::address)
+          .toArray(String[]::new));
+      List<String> heard = new CopyOnWriteArrayList<>();
+      listening.addListener("moving", "G", new AbstractListener() {
+        @Override
+        public void receiveConfigInfo(String configInfo) {
+          heard.add(String.valueOf(configInfo));
         }
-      } finally {
-        listening.shutDown();
-      }
-    }
-  }
+      });
+      int home = memberHoldingTheOnlyClient(cluster);
+      int other = (home + 1) % 3;
+      ConfigService writer = clients.config(null, cluster.address(other));
+      assertThat(writer.publishConfig("moving", "G", "before")).isTrue();
+      await().atMost(WAIT).until(() -> heard.contains("before"));
 
-  private static ConfigService connect(LocalCluster cluster, List<String> addresses) throws NacosException {
-    Properties p = new Properties();
-    p.setProperty(PropertyKeyConst.SERVER_ADDR, String.join(",", addresses));
-    return NacosFactory.createConfigService(p);
+      cluster.stopNode(home);
+      // Published while the listening client has lost its member and not yet listened elsewhere.
+      await().atMost(WAIT).ignoreExceptions().until(() -> writer.publishConfig("moving", "G", "while-moving"));
+      await().atMost(WAIT).until(() -> heard.contains("while-moving"));
+
+      assertThat(writer.publishConfig("moving", "G", "after")).isTrue();
+      await().atMost(WAIT).until(() -> heard.contains("after"));
+      assertThat(heard.get(heard.size() - 1)).isEqualTo("after");
+    }
   }
 
   /** The member the one client connected so far is connected to. */

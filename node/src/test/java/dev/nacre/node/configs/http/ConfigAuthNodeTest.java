@@ -3,20 +3,12 @@ package dev.nacre.node.configs.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.nacre.node.Node;
 import dev.nacre.node.config.AuthSettings;
-import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.configs.http.ConfigClient.Answer;
-import dev.nacre.node.testkit.FreePorts;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.Map;
-import java.util.Properties;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,25 +23,17 @@ import org.junit.jupiter.api.Timeout;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ConfigAuthNodeTest {
   static final String V1 = ConfigV1Api.CONFIGS;
-  private Path dir;
-  private Node node;
+  private ConfigTestNode node;
   private ConfigClient client;
   private String admin;
   private String reader;
 
   @BeforeAll
   void start() throws Exception {
-    dir = Files.createTempDirectory("nacre-config-auth");
-    Properties p = new Properties();
-    p.setProperty(NodeConfig.PORT, String.valueOf(FreePorts.mainPort()));
-    p.setProperty(NodeConfig.BIND, "127.0.0.1");
-    p.setProperty(NodeConfig.DATA_DIR, dir.toString());
-    p.setProperty("nacre.naming.probe.period-ms", String.valueOf(3_600_000));
-    p.setProperty(AuthSettings.ENABLED, "true");
-    p.setProperty(AuthSettings.TOKEN_KEY, Base64.getEncoder().encodeToString(
-        "a config test key of at least thirty-two bytes".getBytes(StandardCharsets.UTF_8)));
-    node = Node.start(NodeConfig.from(p));
-    client = new ConfigClient(node.config().port());
+    node = ConfigTestNode.start(Map.of(AuthSettings.ENABLED, "true", AuthSettings.TOKEN_KEY,
+        Base64.getEncoder().encodeToString(
+            "a config test key of at least thirty-two bytes".getBytes(StandardCharsets.UTF_8))));
+    client = node.client;
     await().atMost(Duration.ofSeconds(20)).until(
         () -> client.post("/nacos/v1/auth/users/admin", "password", "admin password").status() == 200);
     admin = login("nacos", "admin password");
@@ -70,14 +54,8 @@ class ConfigAuthNodeTest {
 
   @AfterAll
   void stop() throws Exception {
-    try {
-      if (node != null) {
-        node.close();
-      }
-    } finally {
-      try (Stream<Path> paths = Files.walk(dir)) {
-        paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-      }
+    if (node != null) {
+      node.close();
     }
   }
 

@@ -4,51 +4,31 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.nacre.node.Node;
-import dev.nacre.node.config.NodeConfig;
 import dev.nacre.node.configs.http.ConfigClient.Answer;
-import dev.nacre.node.testkit.FreePorts;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.Properties;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The config HTTP APIs of a real node: its config module through Raft, over real HTTP. */
 class ConfigHttpNodeTest extends ConfigHttpContract {
-  private Path dir;
-  private Node node;
+  private ConfigTestNode node;
   private ConfigClient client;
 
   @BeforeAll
   void start() throws Exception {
-    dir = Files.createTempDirectory("nacre-config-http");
-    Properties p = new Properties();
-    p.setProperty(NodeConfig.PORT, String.valueOf(FreePorts.mainPort()));
-    p.setProperty(NodeConfig.BIND, "127.0.0.1");
-    p.setProperty(NodeConfig.DATA_DIR, dir.toString());
-    p.setProperty("nacre.naming.probe.period-ms", String.valueOf(3_600_000));
-    node = Node.start(NodeConfig.from(p));
-    client = new ConfigClient(node.config().port());
+    node = ConfigTestNode.start(Map.of());
+    client = node.client;
     // Ready once a read is answered by config (404), not refused (503).
     awaitTrue(() -> client.get(V1, "dataId", "ready.probe", "group", "G").status() == 404);
   }
 
   @AfterAll
   void stop() throws Exception {
-    try {
-      if (node != null) {
-        node.close();
-      }
-    } finally {
-      try (Stream<Path> paths = Files.walk(dir)) {
-        paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-      }
+    if (node != null) {
+      node.close();
     }
   }
 
